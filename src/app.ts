@@ -1,0 +1,128 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { type Config, jwtSecret } from './config.ts';
+import type { Database, Db } from './db/client.ts';
+import { type Caller, callerResolver, GUEST, installAccessGuard } from './http/access.ts';
+import { AppError, ErrorBody, handleError, notFoundHandler } from './http/errors.ts';
+import { Pagination } from './http/envelope.ts';
+import { OneLinePerRequest } from './http/logging.ts';
+import { documentErrorResponses } from './http/openapi.ts';
+import { requestIdFor } from './http/request-id.ts';
+import { AccessTokens } from './modules/auth/tokens.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    db: Db;
+    lifecycle: { shuttingDown: boolean };
+    tokens: AccessTokens;
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  /** A pino destination or `false`; defaults to stdout at the configured level. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const REDACTED_LOG_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-cart-token"]',
+  'password',
+  '*.password',
+  '*.currentPassword',
+  '*.newPassword',
+  '*.refresh_token',
+  '*.passwordHash',
+];
+
+export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+  return { level: config.logLevel, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } };
+}
+
+/** Builds the HTTP application over an open, migrated database. */
+export async function buildApp(options: BuildAppOptions) {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config),
+    logController: new OneLinePerRequest(),
+    genReqId: requestIdFor,
+    requestIdHeader: false,
+    bodyLimit: config.http.bodyLimitBytes,
+    requestTimeout: config.http.requestTimeoutMs,
+    connectionTimeout: config.http.connectionTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    trustProxy: config.trustProxy,
+    return503OnClosing: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array', useDefaults: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('db', database.db);
+  app.decorate('lifecycle', { shuttingDown: false });
+  app.decorate(
+    'tokens',
+    new AccessTokens({
+      secret: jwtSecret(config),
+      issuer: config.auth.issuer,
+      accessTtlSeconds: config.auth.accessTtlSeconds,
+    }),
+  );
+  app.decorateRequest<Caller | null>('caller', null);
+
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler(notFoundHandler);
+  app.addSchema(ErrorBody);
+  app.addSchema(Pagination);
+  app.addHook('onRoute', documentErrorResponses);
+  app.addHook('onRoute', installAccessGuard);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (app.lifecycle.shuttingDown) {
+      reply.header('connection', 'close');
+      throw new AppError('SERVICE_UNAVAILABLE', 'the service is shutting down');
+    }
+    request.caller = GUEST;
+  });
+  app.addHook('onRequest', callerResolver(app.tokens));
+
+  await app.register(helmet, { global: true });
+  await app.register(cors, {
+    origin: config.cors.origins.length ? config.cors.origins : false,
+    exposedHeaders: ['X-Cart-Token', 'X-Request-Id', 'Retry-After'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Cart-Token', 'X-Request-Id', 'Idempotency-Key', 'If-None-Match'],
+    maxAge: 600,
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Shop REST API',
+        version: '0.1.0',
+        description: 'Storefront and back-office REST interface. Errors use the ErrorBody envelope.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+
+  await app.register(healthRoutes);
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;
+export type AnyApp = FastifyInstance;

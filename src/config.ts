@@ -1,0 +1,191 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type Static, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/** The secret shipped in config/shop.json for the demo; never acceptable in production. */
+export const DEMO_SECRET = 'demo-secret-change-me-before-going-live-0123456789';
+
+const StaticUser = Type.Object(
+  {
+    username: Type.String({ minLength: 3, maxLength: 254 }),
+    password: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    passwordHash: Type.Optional(Type.String({ minLength: 20 })),
+    name: Type.String({ default: '' }),
+    roles: Type.Array(Type.Integer({ minimum: 1, maximum: 9 }), { default: [] }),
+  },
+  { additionalProperties: false },
+);
+
+export const ConfigSchema = Type.Object(
+  {
+    nodeEnv: Type.String({ default: 'development' }),
+    host: Type.String({ default: '127.0.0.1' }),
+    port: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+    dataDir: Type.String({ default: './data' }),
+    databaseUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+    databasePoolSize: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+    redisUrl: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+    logLevel: Type.Union(
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+      { default: 'info' },
+    ),
+    seedDemo: Type.Boolean({ default: true }),
+    trustProxy: Type.Boolean({ default: false }),
+    http: Type.Object(
+      {
+        bodyLimitBytes: Type.Integer({ minimum: 1024, maximum: 16 * 1024 * 1024, default: 1024 * 1024 }),
+        requestTimeoutMs: Type.Integer({ minimum: 1000, maximum: 600_000, default: 30_000 }),
+        connectionTimeoutMs: Type.Integer({ minimum: 1000, maximum: 600_000, default: 60_000 }),
+        keepAliveTimeoutMs: Type.Integer({ minimum: 1000, maximum: 600_000, default: 72_000 }),
+        shutdownGraceMs: Type.Integer({ minimum: 100, maximum: 120_000, default: 10_000 }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    auth: Type.Object(
+      {
+        secret: Type.String({ default: '' }),
+        issuer: Type.String({ default: 'shop-rest-api' }),
+        accessTtlSeconds: Type.Integer({ minimum: 30, maximum: 86_400, default: 900 }),
+        refreshTtlSeconds: Type.Integer({ minimum: 60, maximum: 31_536_000, default: 2_592_000 }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    staticUsers: Type.Array(StaticUser, { default: [] }),
+    settings: Type.Record(Type.String(), Type.Unknown(), { default: {} }),
+    rateLimit: Type.Object(
+      {
+        enabled: Type.Boolean({ default: true }),
+        loginPerAccount: Type.Integer({ minimum: 1, default: 10 }),
+        loginPerIp: Type.Integer({ minimum: 1, default: 100 }),
+        registerPerIp: Type.Integer({ minimum: 1, default: 20 }),
+        refreshPerIp: Type.Integer({ minimum: 1, default: 300 }),
+        couponPerIp: Type.Integer({ minimum: 1, default: 60 }),
+        windowSeconds: Type.Integer({ minimum: 1, default: 900 }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    cors: Type.Object(
+      { origins: Type.Array(Type.String(), { default: [] }) },
+      { additionalProperties: false, default: {} },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type Config = Static<typeof ConfigSchema>;
+export type StaticUserConfig = Static<typeof StaticUser>;
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+/** Environment variables and the config path each one overrides. */
+const ENV_KEYS: Record<string, string[]> = {
+  NODE_ENV: ['nodeEnv'],
+  HOST: ['host'],
+  PORT: ['port'],
+  DATA_DIR: ['dataDir'],
+  DATABASE_URL: ['databaseUrl'],
+  DATABASE_POOL_SIZE: ['databasePoolSize'],
+  REDIS_URL: ['redisUrl'],
+  LOG_LEVEL: ['logLevel'],
+  SEED_DEMO: ['seedDemo'],
+  TRUST_PROXY: ['trustProxy'],
+  JWT_SECRET: ['auth', 'secret'],
+  CORS_ORIGINS: ['cors', 'origins'],
+  RATE_LIMIT_ENABLED: ['rateLimit', 'enabled'],
+};
+
+function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
+  let node = target;
+  for (const key of path.slice(0, -1)) {
+    if (typeof node[key] !== 'object' || node[key] === null) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[path[path.length - 1]] = value;
+}
+
+function envValue(name: string, raw: string): unknown {
+  if (name === 'CORS_ORIGINS') return raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (name === 'SEED_DEMO' || name === 'TRUST_PROXY' || name === 'RATE_LIMIT_ENABLED') {
+    if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+    return raw;
+  }
+  if (name === 'PORT' || name === 'DATABASE_POOL_SIZE') return /^\d+$/.test(raw) ? Number(raw) : raw;
+  return raw;
+}
+
+function readConfigFile(env: Env, cwd: string): Record<string, unknown> {
+  const explicit = env.SHOP_CONFIG;
+  const path = resolve(cwd, explicit ?? 'config/shop.json');
+  if (!existsSync(path)) {
+    if (explicit) throw new ConfigError(`SHOP_CONFIG: file not found: ${path}`);
+    return {};
+  }
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new ConfigError(`${path}: the configuration must be a JSON object`);
+    }
+    return parsed as Record<string, unknown>;
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError(`${path}: not valid JSON (${(err as Error).message})`);
+  }
+}
+
+/**
+ * Builds the configuration from an optional file and the environment, the
+ * environment winning. Throws ConfigError naming the first offending key.
+ */
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+  const raw: Record<string, unknown> = structuredClone(readConfigFile(env, cwd));
+  for (const [name, path] of Object.entries(ENV_KEYS)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') setPath(raw, path, envValue(name, value));
+  }
+  return parseConfig(raw);
+}
+
+/** Validates a raw object (file shape) and fills defaults. */
+export function parseConfig(raw: unknown): Config {
+  const withDefaults = Value.Default(ConfigSchema, structuredClone(raw));
+  const first = Value.Errors(ConfigSchema, withDefaults).First();
+  if (first) {
+    const key = first.path.replace(/^\//, '').replaceAll('/', '.') || '(root)';
+    const message = first.message.startsWith('Unexpected property') ? 'unknown key' : first.message;
+    throw new ConfigError(`configuration key "${key}": ${message}`);
+  }
+  const config = withDefaults as Config;
+  for (const [i, user] of config.staticUsers.entries()) {
+    if (!user.password && !user.passwordHash) {
+      throw new ConfigError(`configuration key "staticUsers.${i}": needs password or passwordHash`);
+    }
+  }
+  if (config.nodeEnv === 'production') assertProductionSafe(config);
+  return config;
+}
+
+function assertProductionSafe(config: Config): void {
+  const secret = config.auth.secret;
+  if (!secret) throw new ConfigError('configuration key "auth.secret" (JWT_SECRET): required in production');
+  if (Buffer.byteLength(secret) < 32) {
+    throw new ConfigError('configuration key "auth.secret" (JWT_SECRET): must be at least 32 bytes');
+  }
+  if (secret === DEMO_SECRET || /demo|change-?me/i.test(secret)) {
+    throw new ConfigError('configuration key "auth.secret" (JWT_SECRET): the demo secret is not allowed');
+  }
+  const plain = config.staticUsers.findIndex((u) => u.password !== undefined);
+  if (plain >= 0) {
+    throw new ConfigError(
+      `configuration key "staticUsers.${plain}.password": plain-text passwords are not allowed in production; use passwordHash`,
+    );
+  }
+}
+
+/** The secret to sign tokens with: outside production an empty one falls back to the demo secret. */
+export function jwtSecret(config: Config): string {
+  return config.auth.secret || DEMO_SECRET;
+}

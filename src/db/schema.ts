@@ -1,0 +1,3 @@
+// Every table of the service, for drizzle-orm queries and drizzle-kit migrations.
+export * from '../modules/events/outbox.tables.ts';
+export * from '../modules/settings/settings.tables.ts';

@@ -1,0 +1,101 @@
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { type AccessTokens, TokenError } from '../modules/auth/tokens.ts';
+import { hasAnyRole, type RoleId } from '../modules/auth/roles.ts';
+import { AppError } from './errors.ts';
+import { errorResponse } from './openapi.ts';
+
+/** Who is calling: decided once per request from the bearer token. */
+export type Caller =
+  | { kind: 'guest' }
+  | { kind: 'customer'; customerId: number }
+  | { kind: 'admin'; sub: string; roles: number[] };
+
+/** What a route accepts; every /rest route declares one in `config.access`. */
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'customer' }
+  | { kind: 'admin'; roles: RoleId[] }
+  | { kind: 'customerOrAdmin'; roles: RoleId[] };
+
+export const access = {
+  /** Anyone; a token, when sent, must be valid and selects the scope. */
+  public: (): Access => ({ kind: 'public' }),
+  customer: (): Access => ({ kind: 'customer' }),
+  /** Admins holding any of the roles (Superuser always passes). */
+  admin: (...roles: RoleId[]): Access => ({ kind: 'admin', roles }),
+  /** A customer acting on their own rows, or an admin holding one of the roles. */
+  customerOrAdmin: (...roles: RoleId[]): Access => ({ kind: 'customerOrAdmin', roles }),
+};
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller;
+  }
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+
+export const GUEST: Caller = { kind: 'guest' };
+
+/** Reads the bearer token; an invalid one is a 401 everywhere, never a silent guest. */
+export function callerResolver(tokens: AccessTokens) {
+  return async (request: FastifyRequest) => {
+    const header = request.headers.authorization;
+    if (header === undefined) return;
+    const match = /^Bearer ([A-Za-z0-9_.~+/=-]{1,4096})$/.exec(header);
+    if (!match) throw new AppError('UNAUTHENTICATED', 'the Authorization header must be "Bearer <token>"');
+    try {
+      const claims = await tokens.verify(match[1]);
+      request.caller =
+        claims.ctx === 'customer'
+          ? { kind: 'customer', customerId: Number(claims.sub) }
+          : { kind: 'admin', sub: claims.sub, roles: claims.roles ?? [] };
+    } catch (err) {
+      if (err instanceof TokenError && err.expired) throw new AppError('TOKEN_EXPIRED', 'the access token has expired');
+      throw new AppError('UNAUTHENTICATED', 'the access token is not valid');
+    }
+  };
+}
+
+function checkAccess(rule: Access, caller: Caller): void {
+  if (rule.kind === 'public') return;
+  if (caller.kind === 'guest') throw new AppError('UNAUTHENTICATED', 'this operation needs a bearer token');
+  if (rule.kind === 'customer') {
+    if (caller.kind !== 'customer') throw new AppError('FORBIDDEN', 'this operation needs a customer token');
+    return;
+  }
+  if (caller.kind === 'customer') {
+    if (rule.kind === 'customerOrAdmin') return;
+    throw new AppError('FORBIDDEN', 'this operation needs an admin token');
+  }
+  if (!hasAnyRole(caller.roles, rule.roles)) {
+    throw new AppError('FORBIDDEN', 'the admin token lacks a role this operation needs');
+  }
+}
+
+/**
+ * Installs the access check of every /rest route from its `config.access`, and documents it.
+ * A /rest route without a declaration stops the start, so no route can forget its guard.
+ */
+export function installAccessGuard(route: RouteOptions): void {
+  if (!route.url.startsWith('/rest')) return;
+  const rule = (route.config as { access?: Access } | undefined)?.access;
+  if (!rule) throw new Error(`route ${route.method} ${route.url} declares no config.access`);
+  if (rule.kind === 'public') return;
+  const guard = async (request: FastifyRequest, _reply: FastifyReply) => checkAccess(rule, request.caller);
+  const existing = route.preHandler;
+  route.preHandler = existing ? [guard, ...(Array.isArray(existing) ? existing : [existing])] : [guard];
+  if (route.schema && !route.schema.hide) {
+    const schema = route.schema as Record<string, unknown> & { response?: Record<string, unknown> };
+    schema.security = [{ bearer: [] }];
+    schema.response ??= {};
+    schema.response[403] ??= errorResponse(403);
+  }
+}
+
+/** The caller's customer id, for routes that accept only customers. */
+export function customerIdOf(caller: Caller): number {
+  if (caller.kind !== 'customer') throw new AppError('FORBIDDEN', 'this operation needs a customer token');
+  return caller.customerId;
+}

@@ -1,0 +1,150 @@
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+
+/** Every error code a client can receive, with the status it travels with. */
+export const ERROR_STATUS = {
+  VALIDATION_FAILED: 400,
+  UNAUTHENTICATED: 401,
+  TOKEN_EXPIRED: 401,
+  INVALID_CREDENTIALS: 401,
+  INVALID_REFRESH_TOKEN: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  EMAIL_TAKEN: 409,
+  CONFLICT: 409,
+  TOTAL_CHANGED: 409,
+  OUT_OF_STOCK: 409,
+  ILLEGAL_TRANSITION: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  HEADERS_TOO_LARGE: 431,
+  UNPROCESSABLE: 422,
+  CART_EMPTY: 422,
+  PRODUCT_UNAVAILABLE: 422,
+  TRANSPORT_INVALID: 422,
+  COUPON_INVALID: 422,
+  GIFT_INVALID: 422,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+/** The one error type of the service: a stable code, its status, a message safe to show. */
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const ErrorBody = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.Object({
+      code: Type.Union(
+        Object.keys(ERROR_STATUS).map((c) => Type.Literal(c)),
+        { description: 'Stable machine-readable code' },
+      ),
+      message: Type.String(),
+      details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+    }),
+  },
+  { $id: 'ErrorBody', description: 'Error envelope' },
+);
+export type ErrorBodyType = Static<typeof ErrorBody>;
+
+export function errorBody(code: ErrorCode, message: string, details?: ErrorDetail[]): ErrorBodyType {
+  return { success: false, error: details?.length ? { code, message, details } : { code, message } };
+}
+
+interface AjvIssue {
+  instancePath?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+/** Turns Ajv's findings into one detail per field, named the way the client wrote it. */
+function validationDetails(error: FastifyError): ErrorDetail[] {
+  const context = error.validationContext ?? 'body';
+  const issues = (error.validation ?? []) as AjvIssue[];
+  return issues.map((issue) => {
+    let field = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+    const missing = issue.params?.missingProperty ?? issue.params?.additionalProperty;
+    if (typeof missing === 'string') field = field ? `${field}.${missing}` : missing;
+    return { field: field || context, message: issue.message ?? 'is invalid' };
+  });
+}
+
+/** Fastify's own error codes that are the client's fault, mapped to ours. */
+const FASTIFY_CLIENT_ERRORS: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'VALIDATION_FAILED',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'VALIDATION_FAILED',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'VALIDATION_FAILED',
+  FST_ERR_VALIDATION: 'VALIDATION_FAILED',
+};
+
+/** The one place where any thrown error becomes an HTTP answer. */
+export function handleError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof AppError) {
+    if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.status(error.status).send(errorBody(error.code, error.message, error.details));
+  }
+  if (error.validation) {
+    const details = validationDetails(error);
+    const message = details.map((d) => `${d.field} ${d.message}`).join('; ');
+    return reply.status(400).send(errorBody('VALIDATION_FAILED', message, details));
+  }
+  const mapped = error.code ? FASTIFY_CLIENT_ERRORS[error.code] : undefined;
+  if (mapped) {
+    const message = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'request body is too large' : error.message;
+    return reply.status(ERROR_STATUS[mapped]).send(errorBody(mapped, message));
+  }
+  if (error.statusCode === 429) {
+    return reply.status(429).send(errorBody('RATE_LIMITED', 'too many requests, retry later'));
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    // Another client error raised by a plugin: keep its status, never its internals.
+    const code: ErrorCode = error.statusCode === 404 ? 'NOT_FOUND' : 'VALIDATION_FAILED';
+    return reply.status(error.statusCode).send(errorBody(code, 'the request could not be processed'));
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.error({ err: error }, 'database unavailable');
+    return reply
+      .status(503)
+      .header('retry-after', '1')
+      .send(errorBody('SERVICE_UNAVAILABLE', 'the service is temporarily unavailable'));
+  }
+  request.log.error({ err: error }, 'unexpected fault');
+  return reply.status(500).send(errorBody('INTERNAL', 'internal error'));
+}
+
+const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001', '08003']);
+
+function isDatabaseUnavailable(error: { code?: string; message?: string }): boolean {
+  if (error.code && CONNECTION_ERRORS.has(error.code)) return true;
+  return /Connection terminated|timeout exceeded when trying to connect|connection timeout/i.test(
+    error.message ?? '',
+  );
+}
+
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
+  return reply
+    .status(404)
+    .send(errorBody('NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0]}`));
+}

@@ -1,0 +1,86 @@
+import { createHash, createSecretKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
+import { errors, jwtVerify, SignJWT } from 'jose';
+
+export type AuthContext = 'admin' | 'customer';
+
+export interface AccessClaims {
+  sub: string;
+  ctx: AuthContext;
+  roles?: number[];
+}
+
+export interface TokenSettings {
+  secret: string;
+  issuer: string;
+  accessTtlSeconds: number;
+}
+
+const ALGORITHM = 'HS256';
+/** Clock skew tolerated between instances. */
+const LEEWAY_SECONDS = 5;
+
+export class TokenError extends Error {
+  constructor(readonly expired: boolean) {
+    super(expired ? 'token expired' : 'invalid token');
+  }
+}
+
+/** Signs and verifies access tokens; the key is imported once, not on every request. */
+export class AccessTokens {
+  private readonly key: KeyObject;
+
+  constructor(private readonly settings: TokenSettings) {
+    this.key = createSecretKey(Buffer.from(settings.secret, 'utf8'));
+  }
+
+  private audience(ctx: AuthContext): string {
+    return `${this.settings.issuer}:${ctx}`;
+  }
+
+  async sign(claims: AccessClaims): Promise<string> {
+    const payload: Record<string, unknown> = { ctx: claims.ctx, typ: 'access' };
+    if (claims.ctx === 'admin') payload.roles = claims.roles ?? [];
+    return new SignJWT(payload)
+      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+      .setSubject(claims.sub)
+      .setIssuer(this.settings.issuer)
+      .setAudience(this.audience(claims.ctx))
+      .setIssuedAt()
+      .setExpirationTime(`${this.settings.accessTtlSeconds}s`)
+      .setJti(randomUUID())
+      .sign(this.key);
+  }
+
+  /** Verifies signature, algorithm, issuer, audience, expiry and token type, whatever the context. */
+  async verify(token: string): Promise<AccessClaims> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: [ALGORITHM],
+        issuer: this.settings.issuer,
+        audience: [this.audience('admin'), this.audience('customer')],
+        clockTolerance: LEEWAY_SECONDS,
+        requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+      });
+      const ctx = payload.ctx;
+      if (payload.typ !== 'access' || (ctx !== 'admin' && ctx !== 'customer')) throw new TokenError(false);
+      if (payload.aud !== this.audience(ctx)) throw new TokenError(false);
+      const roles = ctx === 'admin' ? payload.roles : undefined;
+      if (ctx === 'admin' && !(Array.isArray(roles) && roles.every((r) => Number.isInteger(r)))) {
+        throw new TokenError(false);
+      }
+      return { sub: String(payload.sub), ctx, roles: roles as number[] | undefined };
+    } catch (err) {
+      if (err instanceof TokenError) throw err;
+      throw new TokenError(err instanceof errors.JWTExpired);
+    }
+  }
+}
+
+/** Refresh tokens are opaque random strings; only their hash is stored. */
+export function newRefreshToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function hashRefreshToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}

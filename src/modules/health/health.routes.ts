@@ -1,0 +1,38 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AppError } from '../../http/errors.ts';
+import { Envelope, ok } from '../../http/envelope.ts';
+import { errorResponse } from '../../http/openapi.ts';
+
+const Live = Envelope(Type.Object({ status: Type.Literal('live') }));
+const Ready = Envelope(
+  Type.Object({ status: Type.Literal('ready'), database: Type.Union([Type.Literal('pglite'), Type.Literal('postgres')]) }),
+);
+
+export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/health/live',
+    { schema: { tags: ['operations'], summary: 'The process is up', response: { 200: Live } } },
+    async () => ok({ status: 'live' as const }),
+  );
+
+  app.get(
+    '/health/ready',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'The database answers and the service is not shutting down',
+        response: { 200: Ready, 503: errorResponse(503) },
+      },
+    },
+    async () => {
+      if (app.lifecycle.shuttingDown) throw new AppError('SERVICE_UNAVAILABLE', 'the service is shutting down');
+      try {
+        await app.database.ping();
+      } catch {
+        throw new AppError('SERVICE_UNAVAILABLE', 'the database is not reachable');
+      }
+      return ok({ status: 'ready' as const, database: app.database.engine });
+    },
+  );
+};

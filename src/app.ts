@@ -13,7 +13,7 @@ import { OneLinePerRequest } from './http/logging.ts';
 import { documentErrorResponses } from './http/openapi.ts';
 import { requestIdFor } from './http/request-id.ts';
 import { AccessTokens } from './modules/auth/tokens.ts';
-import { healthRoutes } from './modules/health/health.routes.ts';
+import { modules } from './modules/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -118,7 +118,7 @@ export async function buildApp(options: BuildAppOptions) {
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
-  await app.register(healthRoutes);
+  for (const module of modules) await app.register(module);
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;

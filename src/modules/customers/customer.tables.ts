@@ -1,0 +1,29 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+/**
+ * Storefront customers. The e-mail is stored trimmed and lower-cased; the unique index on
+ * lower(email) makes the database the judge of "already registered", also under races.
+ */
+export const customers = pgTable(
+  'customer',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    phone: text('phone'),
+    newsletter: boolean('newsletter').notNull().default(false),
+    loyaltyPoints: integer('loyalty_points').notNull().default(0),
+    active: boolean('active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('customer_email_key').on(sql`lower(${t.email})`),
+    check('customer_loyalty_points_check', sql`${t.loyaltyPoints} >= 0`),
+  ],
+);
+
+export type CustomerRow = typeof customers.$inferSelect;

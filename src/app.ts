@@ -3,11 +3,11 @@ import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { type Config, jwtSecret } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import { type Caller, callerResolver, GUEST, installAccessGuard } from './http/access.ts';
-import { AppError, ErrorBody, handleError, notFoundHandler } from './http/errors.ts';
+import { AppError, clientErrorHandler, ErrorBody, handleError, notFoundHandler } from './http/errors.ts';
 import { Pagination } from './http/envelope.ts';
 import { OneLinePerRequest } from './http/logging.ts';
 import { documentErrorResponses } from './http/openapi.ts';
@@ -22,6 +22,8 @@ declare module 'fastify' {
     db: Db;
     lifecycle: { shuttingDown: boolean };
     tokens: AccessTokens;
+    /** Every route as registered, for the documentation and access-control tests. */
+    routeList: RouteOptions[];
   }
 }
 
@@ -62,6 +64,7 @@ export async function buildApp(options: BuildAppOptions) {
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
     trustProxy: config.trustProxy,
     return503OnClosing: false,
+    clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array', useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -86,6 +89,10 @@ export async function buildApp(options: BuildAppOptions) {
   app.addSchema(Pagination);
   app.addHook('onRoute', documentErrorResponses);
   app.addHook('onRoute', installAccessGuard);
+  app.decorate('routeList', [] as RouteOptions[]);
+  app.addHook('onRoute', (route) => {
+    app.routeList.push(route);
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -96,6 +103,15 @@ export async function buildApp(options: BuildAppOptions) {
     request.caller = GUEST;
   });
   app.addHook('onRequest', callerResolver(app.tokens));
+
+  // Keep-alive sockets that finish an in-flight request during close would otherwise hold the
+  // close open until their idle timeout; close them as soon as they go idle.
+  let idleSweep: NodeJS.Timeout | undefined;
+  app.addHook('preClose', async () => {
+    app.lifecycle.shuttingDown = true;
+    idleSweep = setInterval(() => app.server.closeIdleConnections(), 50);
+  });
+  app.addHook('onClose', async () => clearInterval(idleSweep));
 
   await app.register(helmet, { global: true });
   await app.register(cors, {

@@ -148,3 +148,26 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
     .status(404)
     .send(errorBody('NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0]}`));
 }
+
+/**
+ * Answers errors Node's HTTP parser raises before Fastify sees a request (oversize headers,
+ * malformed request lines) with the same JSON envelope, then closes the socket.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: import('node:net').Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const body = JSON.stringify(
+    tooLarge
+      ? errorBody('HEADERS_TOO_LARGE', 'request headers are too large')
+      : errorBody('VALIDATION_FAILED', 'malformed HTTP request'),
+  );
+  socket.end(
+    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Connection: close\r\n\r\n${body}`,
+  );
+}

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ERROR_STATUS } from '../../src/http/errors.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+
+interface Operation {
+  parameters?: { in: string; name: string; schema: { type?: string; maximum?: number } }[];
+  responses?: Record<string, unknown>;
+}
+type OpenApi = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+
+/** Fastify's `/:id` becomes OpenAPI's `/{id}`. */
+function openApiPath(url: string): string {
+  return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\/$/, '') || '/';
+}
+
+/** The docs themselves and the CORS preflight catch-all. */
+const UNDOCUMENTED = /^(\*$|\/docs|\/openapi\.json)/;
+
+describe('OpenAPI document', () => {
+  let t: TestApp;
+  let doc: OpenApi;
+  before(async () => {
+    t = await startTestApp();
+    const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    assert.equal(res.statusCode, 200);
+    doc = res.json();
+  });
+  after(() => t.close());
+
+  test('when fetched, then it is OpenAPI 3.1 and lists every error code', () => {
+    assert.equal(doc.openapi, '3.1.0');
+    const text = JSON.stringify(doc.components.schemas.ErrorBody);
+    for (const code of Object.keys(ERROR_STATUS)) assert.ok(text.includes(`"${code}"`), code);
+  });
+
+  test('when a route is registered, then it is documented with a success response schema and error responses', () => {
+    const routes = t.app.routeList.filter((r) => !UNDOCUMENTED.test(r.url));
+    assert.ok(routes.length > 0);
+    const missing: string[] = [];
+    for (const route of routes) {
+      const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
+      for (const method of methods) {
+        const op = doc.paths[openApiPath(route.url)]?.[method.toLowerCase()];
+        const statuses = Object.keys(op?.responses ?? {});
+        const hasSuccess = statuses.some((s) => s.startsWith('2') || s === '304');
+        if (!op || !hasSuccess || !statuses.includes('400') || !statuses.includes('500')) {
+          missing.push(`${method} ${route.url}`);
+        }
+      }
+    }
+    assert.deepEqual(missing, [], 'routes without full documentation');
+  });
+
+  test('when an operation takes a numeric query parameter, then it has an upper bound', () => {
+    const unbounded: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        for (const p of op.parameters ?? []) {
+          const numeric = p.schema.type === 'integer' || p.schema.type === 'number';
+          if (p.in === 'query' && numeric && p.schema.maximum === undefined) unbounded.push(`${method} ${path} ${p.name}`);
+        }
+      }
+    }
+    assert.deepEqual(unbounded, []);
+  });
+
+  test('when the docs page is requested, then an interactive reference is served', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/docs/' });
+    assert.equal(res.statusCode, 200);
+    assert.match(res.headers['content-type'] as string, /text\/html/);
+    assert.match(res.body, /swagger/i);
+  });
+});

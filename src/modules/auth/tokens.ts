@@ -25,9 +25,17 @@ export class TokenError extends Error {
   }
 }
 
+/** Verified tokens kept so a client's repeated requests skip the signature check. */
+const VERIFIED_CACHE_SIZE = 10_000;
+
 /** Signs and verifies access tokens; the key is imported once, not on every request. */
 export class AccessTokens {
   private readonly key: KeyObject;
+  /**
+   * Verification is deterministic for a given token and key, so a verified token's claims can be
+   * reused until it expires; this removes most of the per-request cost of a bearer token.
+   */
+  private readonly verified = new Map<string, { claims: AccessClaims; exp: number }>();
 
   constructor(private readonly settings: TokenSettings) {
     this.key = createSecretKey(Buffer.from(settings.secret, 'utf8'));
@@ -53,6 +61,21 @@ export class AccessTokens {
 
   /** Verifies signature, algorithm, issuer, audience, expiry and token type, whatever the context. */
   async verify(token: string): Promise<AccessClaims> {
+    const cached = this.verified.get(token);
+    if (cached) {
+      if (cached.exp + LEEWAY_SECONDS > Date.now() / 1000) return cached.claims;
+      this.verified.delete(token);
+      throw new TokenError(true);
+    }
+    const { claims, exp } = await this.verifySignature(token);
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) {
+      this.verified.delete(this.verified.keys().next().value as string);
+    }
+    this.verified.set(token, { claims, exp });
+    return claims;
+  }
+
+  private async verifySignature(token: string): Promise<{ claims: AccessClaims; exp: number }> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: [ALGORITHM],
@@ -68,7 +91,8 @@ export class AccessTokens {
       if (ctx === 'admin' && !(Array.isArray(roles) && roles.every((r) => Number.isInteger(r)))) {
         throw new TokenError(false);
       }
-      return { sub: String(payload.sub), ctx, roles: roles as number[] | undefined };
+      const claims: AccessClaims = { sub: String(payload.sub), ctx, roles: roles as number[] | undefined };
+      return { claims, exp: payload.exp as number };
     } catch (err) {
       if (err instanceof TokenError) throw err;
       throw new TokenError(err instanceof errors.JWTExpired);

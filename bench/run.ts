@@ -1,0 +1,206 @@
+// Benchmarks every scenario against R, a raw node:http server answering a body of the same size,
+// measured in the same round: this machine is shared and noisy, so only ratios are comparable.
+// Usage: npm run bench [-- --only <group|name substring>] [--engines pglite,postgres]
+//        BENCH_DURATION=10 BENCH_ROUNDS=3 npm run bench
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { scenarios } from './scenarios/index.ts';
+import type { BenchContext, Engine, Scenario } from './scenarios/types.ts';
+import { DEMO_SECRET } from '../src/config.ts';
+import { AccessTokens } from '../src/modules/auth/tokens.ts';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const args = process.argv.slice(2);
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+const engineArg = args.includes('--engines') ? args[args.indexOf('--engines') + 1] : 'pglite,postgres';
+const engines = engineArg.split(',') as Engine[];
+
+const SERVER_CORE = '0';
+const LOAD_CORE = '1';
+
+function pin(pid: number, core: string): void {
+  try {
+    execFileSync('taskset', ['-cp', core, String(pid)], { stdio: 'ignore' });
+  } catch {
+    // No taskset, or one core only: run unpinned.
+  }
+}
+
+async function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(script, [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m) => resolve((m as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+  if (child.pid) pin(child.pid, SERVER_CORE);
+  return { child, port };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+function rssMb(pid: number | undefined): number {
+  if (!pid) return 0;
+  const match = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Math.round(Number(match[1]) / 1024) : 0;
+}
+
+interface Measurement {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(url: string, scenario: Scenario, request: ReturnType<Scenario['request']>): Promise<Measurement> {
+  const result = await autocannon({
+    url: url + request.path,
+    method: request.method ?? 'GET',
+    headers: { 'content-type': 'application/json', ...request.headers },
+    body: request.body === undefined ? undefined : JSON.stringify(request.body),
+    connections: scenario.connections ?? 50,
+    duration: DURATION,
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `shop_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+async function runEngine(engine: Engine, selected: Scenario[], rows: string[][]): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'shop-bench-'));
+  const pgDb = engine === 'postgres' ? await createPgDatabase() : undefined;
+  const env: Record<string, string> = {
+    JWT_SECRET: DEMO_SECRET,
+    RATE_LIMIT_ENABLED: '0',
+    LOG_LEVEL: 'info',
+    ...(pgDb ? { DATABASE_URL: pgDb.url, DATABASE_POOL_SIZE: '20' } : { DATA_DIR: join(dataDir, 'db') }),
+  };
+  const tokens = new AccessTokens({ secret: DEMO_SECRET, issuer: 'shop-rest-api', accessTtlSeconds: 3600 });
+  let app = await start('bench/app-server.ts', env);
+  try {
+    const ctx: BenchContext = {
+      engine,
+      baseUrl: `http://127.0.0.1:${app.port}`,
+      databaseUrl: pgDb?.url,
+      dataDir: pgDb ? undefined : join(dataDir, 'db'),
+      mint: (claims) => tokens.sign(claims),
+      state: {},
+    };
+    for (const scenario of selected) {
+      if (scenario.setup && !scenario.setupNeedsStoppedServer) await scenario.setup(ctx);
+    }
+    if (selected.some((s) => s.setupNeedsStoppedServer)) {
+      // PGlite allows one process per data dir: seed with the server stopped, then restart it.
+      await stop(app.child);
+      for (const scenario of selected) if (scenario.setupNeedsStoppedServer) await scenario.setup?.(ctx);
+      app = await start('bench/app-server.ts', env);
+      ctx.baseUrl = `http://127.0.0.1:${app.port}`;
+    }
+    for (const scenario of selected) {
+      const request = scenario.request(ctx);
+      const probe = await fetch(ctx.baseUrl + request.path, {
+        method: request.method ?? 'GET',
+        headers: { 'content-type': 'application/json', ...request.headers },
+        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      });
+      const size = (await probe.arrayBuffer()).byteLength;
+      if (!probe.ok && !scenario.acceptStatus?.includes(probe.status)) {
+        throw new Error(`${scenario.name}: probe answered ${probe.status}`);
+      }
+      const raw = await start('bench/raw-server.ts', { BENCH_BODY_BYTES: String(size) });
+      const rounds: { app: Measurement; raw: Measurement; rss: number }[] = [];
+      try {
+        for (let round = 0; round < ROUNDS; round++) {
+          const rawM = await load(`http://127.0.0.1:${raw.port}`, scenario, { ...request, path: '/' });
+          const appM = await load(ctx.baseUrl, scenario, scenario.request(ctx));
+          rounds.push({ raw: rawM, app: appM, rss: rssMb(app.child.pid) });
+        }
+      } finally {
+        await stop(raw.child);
+      }
+      const ratio = median(rounds.map((r) => r.app.rps / r.raw.rps));
+      const pass = scenario.target === undefined ? '' : ratio >= scenario.target ? 'ok' : 'BELOW';
+      rows.push([
+        scenario.name,
+        engine,
+        String(scenario.connections ?? 50),
+        String(Math.round(median(rounds.map((r) => r.app.rps)))),
+        String(Math.round(median(rounds.map((r) => r.raw.rps)))),
+        ratio.toFixed(3),
+        scenario.target === undefined ? '-' : `≥ ${scenario.target}`,
+        pass,
+        `${median(rounds.map((r) => r.app.p50))}/${median(rounds.map((r) => r.app.p99))}`,
+        String(Math.max(...rounds.map((r) => r.rss))),
+        String(rounds.reduce((n, r) => n + r.app.errors + r.app.non2xx, 0)),
+        String(size),
+      ]);
+      console.log(rows[rows.length - 1].join('\t'));
+    }
+  } finally {
+    await stop(app.child);
+    await pgDb?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  pin(process.pid, LOAD_CORE);
+  const selected = scenarios.filter((s) => !only || s.group === only || s.name.includes(only));
+  const header = ['scenario', 'engine', 'conn', 'req/s', 'R req/s', 'ratio', 'target', '', 'p50/p99 ms', 'RSS MB', 'errors', 'bytes'];
+  console.log(`${DURATION}s per measurement, median of ${ROUNDS} rounds, server on core ${SERVER_CORE}, load on core ${LOAD_CORE}`);
+  console.log(header.join('\t'));
+  const rows: string[][] = [];
+  for (const engine of engines) {
+    const forEngine = selected.filter((s) => (s.engines ?? ['pglite', 'postgres']).includes(engine));
+    if (forEngine.length) await runEngine(engine, forEngine, rows);
+  }
+  mkdirSync('bench/results', { recursive: true });
+  const table = [header, ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
+  writeFileSync('bench/results/latest.md', `${new Date().toISOString()}\n\n${table}\n`);
+  console.log(`\n${table}\n\nwritten to bench/results/latest.md`);
+  if (rows.some((r) => r[7] === 'BELOW')) process.exitCode = 1;
+}
+
+await main();

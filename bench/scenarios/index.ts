@@ -1,0 +1,5 @@
+import { platformScenarios } from './platform.ts';
+import type { Scenario } from './types.ts';
+
+/** Every benchmark scenario; modules add theirs here. */
+export const scenarios: Scenario[] = [...platformScenarios];

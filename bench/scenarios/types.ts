@@ -1,0 +1,38 @@
+import type { AccessClaims } from '../../src/modules/auth/tokens.ts';
+
+export type Engine = 'pglite' | 'postgres';
+
+export interface BenchContext {
+  engine: Engine;
+  baseUrl: string;
+  /** The benchmark database, for setups that seed directly. */
+  databaseUrl?: string;
+  dataDir?: string;
+  /** Signs an access token with the server's secret. */
+  mint(claims: AccessClaims): Promise<string>;
+  /** What setups leave for requests (tokens, ids). */
+  state: Record<string, string>;
+}
+
+export interface BenchRequest {
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface Scenario {
+  /** Scenarios of a group run together with `npm run bench -- --only <group>`. */
+  group: string;
+  name: string;
+  engines?: Engine[];
+  connections?: number;
+  /** The lowest acceptable ratio to R; below it the run exits non-zero. */
+  target?: number;
+  /** Statuses that count as expected (e.g. documented conflicts). */
+  acceptStatus?: number[];
+  setup?(ctx: BenchContext): Promise<void>;
+  /** Seeds through the database directly, which PGlite allows only with the server stopped. */
+  setupNeedsStoppedServer?: boolean;
+  request(ctx: BenchContext): BenchRequest;
+}

@@ -12,6 +12,7 @@ import { Pagination } from './http/envelope.ts';
 import { OneLinePerRequest } from './http/logging.ts';
 import { documentErrorResponses } from './http/openapi.ts';
 import { requestIdFor } from './http/request-id.ts';
+import { registerRateLimit } from './modules/auth/rate-limit.ts';
 import { AccessTokens } from './modules/auth/tokens.ts';
 import { modules } from './modules/index.ts';
 
@@ -134,6 +135,8 @@ export async function buildApp(options: BuildAppOptions) {
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
+  // Before the modules: routes ask for limits with config.rateLimit (src/modules/auth/rate-limit.ts).
+  await registerRateLimit(app, config);
   for (const module of modules) await app.register(module);
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -62,6 +62,8 @@ export const ConfigSchema = Type.Object(
         refreshPerIp: Type.Integer({ minimum: 1, default: 300 }),
         couponPerIp: Type.Integer({ minimum: 1, default: 60 }),
         windowSeconds: Type.Integer({ minimum: 1, default: 900 }),
+        /** Prefix of the counters' keys in Redis; lets several deployments (or test runs) share one server. */
+        keyPrefix: Type.String({ minLength: 1, maxLength: 100, default: 'shop-rest-api:rl:' }),
       },
       { additionalProperties: false, default: {} },
     ),

@@ -1,0 +1,158 @@
+import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { type CustomerRow, customers } from '../customers/customer.tables.ts';
+import { type AdminUserRow, adminUsers, refreshTokens } from './auth.tables.ts';
+import type { AuthContext } from './tokens.ts';
+
+/** True when the error (or one it wraps) is PostgreSQL's unique_violation. */
+export function isUniqueViolation(err: unknown): boolean {
+  let current: unknown = err;
+  for (let depth = 0; depth < 5 && current instanceof Object; depth++) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+// Customers. E-mails arrive normalised (trimmed, lower-cased); lower() uses the unique index.
+
+export async function findCustomerByEmail(db: Db, email: string): Promise<CustomerRow | undefined> {
+  const [row] = await db.select().from(customers).where(sql`lower(${customers.email}) = ${email}`).limit(1);
+  return row;
+}
+
+export async function findCustomerById(db: Db, id: number): Promise<CustomerRow | undefined> {
+  const [row] = await db.select().from(customers).where(eq(customers.id, id)).limit(1);
+  return row;
+}
+
+export interface NewCustomer {
+  email: string;
+  passwordHash: string;
+  firstName: string;
+  lastName: string;
+  phone: string | null;
+  newsletter: boolean;
+}
+
+export async function insertCustomer(db: Db, values: NewCustomer): Promise<CustomerRow> {
+  const [row] = await db.insert(customers).values(values).returning();
+  return row;
+}
+
+export async function setCustomerPassword(db: Db, id: number, passwordHash: string): Promise<void> {
+  await db.update(customers).set({ passwordHash, updatedAt: sql`now()` }).where(eq(customers.id, id));
+}
+
+// Admin users. Usernames arrive normalised.
+
+export async function findAdminByUsername(db: Db, username: string): Promise<AdminUserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(adminUsers)
+    .where(sql`lower(${adminUsers.username}) = ${username}`)
+    .limit(1);
+  return row;
+}
+
+export async function findAdminById(
+  db: Db,
+  id: number,
+  forUpdate = false,
+): Promise<AdminUserRow | undefined> {
+  const query = db.select().from(adminUsers).where(eq(adminUsers.id, id)).limit(1);
+  const [row] = forUpdate ? await query.for('update') : await query;
+  return row;
+}
+
+export async function listAdmins(db: Db, offset: number, limit: number): Promise<AdminUserRow[]> {
+  return db.select().from(adminUsers).orderBy(asc(adminUsers.id)).offset(offset).limit(limit);
+}
+
+export async function countAdmins(db: Db): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(adminUsers);
+  return row.total;
+}
+
+export type NewAdminUser = Pick<AdminUserRow, 'username' | 'passwordHash' | 'name' | 'roles' | 'active'>;
+
+export async function insertAdmin(db: Db, values: NewAdminUser): Promise<AdminUserRow> {
+  const [row] = await db.insert(adminUsers).values(values).returning();
+  return row;
+}
+
+export type AdminUserChanges = Partial<Pick<AdminUserRow, 'passwordHash' | 'name' | 'roles' | 'active'>>;
+
+export async function updateAdmin(db: Db, id: number, changes: AdminUserChanges): Promise<AdminUserRow> {
+  const [row] = await db
+    .update(adminUsers)
+    .set({ ...changes, updatedAt: sql`now()` })
+    .where(eq(adminUsers.id, id))
+    .returning();
+  return row;
+}
+
+// Refresh tokens: looked up by the sha256 of the token, never by the token itself.
+
+export interface NewRefreshToken {
+  tokenHash: string;
+  context: AuthContext;
+  subject: string;
+  expiresAt: Date;
+}
+
+export async function insertRefreshToken(db: Db, values: NewRefreshToken): Promise<void> {
+  await db.insert(refreshTokens).values(values);
+}
+
+/** The subject of a refresh token that is of this context, not revoked and not expired. */
+export async function findLiveRefreshSubject(
+  db: Db,
+  tokenHash: string,
+  context: AuthContext,
+): Promise<string | undefined> {
+  const [row] = await db
+    .select({ subject: refreshTokens.subject })
+    .from(refreshTokens)
+    .where(
+      and(
+        eq(refreshTokens.tokenHash, tokenHash),
+        eq(refreshTokens.context, context),
+        isNull(refreshTokens.revokedAt),
+        gt(refreshTokens.expiresAt, sql`now()`),
+      ),
+    )
+    .limit(1);
+  return row?.subject;
+}
+
+export async function revokeRefreshToken(db: Db, tokenHash: string, context: AuthContext): Promise<void> {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(
+      and(
+        eq(refreshTokens.tokenHash, tokenHash),
+        eq(refreshTokens.context, context),
+        isNull(refreshTokens.revokedAt),
+      ),
+    );
+}
+
+/** Revokes every live refresh token of one account (password change, disabling, new roles). */
+export async function revokeSubjectRefreshTokens(
+  db: Db,
+  context: AuthContext,
+  subject: string,
+): Promise<void> {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(
+      and(
+        eq(refreshTokens.context, context),
+        eq(refreshTokens.subject, subject),
+        isNull(refreshTokens.revokedAt),
+      ),
+    );
+}

@@ -1,0 +1,124 @@
+import { type Static, Type } from '@sinclair/typebox';
+
+/** An e-mail address, surrounding blanks allowed (they are trimmed before use). */
+const Email = Type.String({
+  minLength: 3,
+  maxLength: 254,
+  pattern: '^\\s*[^\\s@]+@[^\\s@]+\\.[^\\s@]+\\s*$',
+  description: 'E-mail address; compared case-insensitively',
+});
+const LoginPassword = Type.String({ minLength: 1, maxLength: 128 });
+/** Checked before hashing: 8 is the floor of current guidance, 128 bounds the hashing work. */
+const NewPassword = Type.String({ minLength: 8, maxLength: 128 });
+const RoleIds = Type.Array(Type.Integer({ minimum: 1, maximum: 9 }), {
+  maxItems: 9,
+  description: 'Role ids of spec 2.3 (1 Superuser … 9 Media)',
+});
+
+export const LoginBody = Type.Object(
+  {
+    username: Type.Optional(Type.String({ minLength: 1, maxLength: 254, description: 'The e-mail address' })),
+    email: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 254, description: 'Accepted in place of username' }),
+    ),
+    password: LoginPassword,
+  },
+  { additionalProperties: false },
+);
+export type LoginBodyType = Static<typeof LoginBody>;
+
+export const TokenPair = Type.Object(
+  {
+    access_token: Type.String({ description: 'JWT, sent as a bearer token' }),
+    refresh_token: Type.String({ description: 'Opaque; used only at the refresh and logout endpoints' }),
+  },
+  { description: 'Unwrapped token pair (no envelope)' },
+);
+
+export const AccessTokenOnly = Type.Object({ access_token: Type.String() }, { description: 'Unwrapped' });
+
+export const RefreshBody = Type.Object(
+  { refresh_token: Type.String({ minLength: 1, maxLength: 256 }) },
+  { additionalProperties: false },
+);
+
+/** Further fields are accepted and ignored (spec 4.4: more optional fields may exist); none is stored. */
+export const RegisterBody = Type.Object(
+  {
+    email: Email,
+    password: NewPassword,
+    firstName: Type.String({ minLength: 1, maxLength: 100 }),
+    lastName: Type.String({ minLength: 1, maxLength: 100 }),
+    phone: Type.Optional(Type.String({ maxLength: 32 })),
+    newsletter: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: true },
+);
+export type RegisterBodyType = Static<typeof RegisterBody>;
+
+export const PasswordChangeBody = Type.Object(
+  { currentPassword: LoginPassword, newPassword: NewPassword },
+  { additionalProperties: false },
+);
+
+export const AdminProfile = Type.Object({
+  id: Type.String({ description: 'The token subject: a database id, or static:<username>' }),
+  username: Type.String(),
+  name: Type.String(),
+  roles: Type.Array(Type.Integer()),
+});
+
+export const CustomerProfile = Type.Object({
+  id: Type.Integer(),
+  email: Type.String(),
+  firstName: Type.String(),
+  lastName: Type.String(),
+  phone: Type.Union([Type.String(), Type.Null()]),
+  newsletter: Type.Boolean(),
+  loyaltyPoints: Type.Integer(),
+});
+
+export const AdminUser = Type.Object({
+  id: Type.Integer(),
+  username: Type.String(),
+  name: Type.String(),
+  roles: Type.Array(Type.Integer()),
+  active: Type.Boolean(),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+export const AdminUserCreateBody = Type.Object(
+  {
+    username: Email,
+    password: NewPassword,
+    roles: RoleIds,
+    name: Type.Optional(Type.String({ maxLength: 100 })),
+    active: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type AdminUserCreate = Static<typeof AdminUserCreateBody>;
+
+export const AdminUserPatchBody = Type.Object(
+  {
+    roles: Type.Optional(RoleIds),
+    name: Type.Optional(Type.String({ maxLength: 100 })),
+    active: Type.Optional(Type.Boolean()),
+    password: Type.Optional(NewPassword),
+  },
+  { additionalProperties: false },
+);
+export type AdminUserPatch = Static<typeof AdminUserPatchBody>;
+
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+
+export const PageQuery = Type.Object(
+  {
+    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+    limit: Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 }), Type.Literal('')], {
+      default: 15,
+      description: 'Items per page; omitted, empty or 0 means 15',
+    }),
+  },
+  { additionalProperties: true },
+);

@@ -39,23 +39,18 @@ declare module 'fastify' {
 export const GUEST: Caller = { kind: 'guest' };
 
 /** Reads the bearer token; an invalid one is a 401 everywhere, never a silent guest. */
-export function callerResolver(tokens: AccessTokens) {
-  return async (request: FastifyRequest) => {
-    const header = request.headers.authorization;
-    if (header === undefined) return;
-    const match = /^Bearer ([A-Za-z0-9_.~+/=-]{1,4096})$/.exec(header);
-    if (!match) throw new AppError('UNAUTHENTICATED', 'the Authorization header must be "Bearer <token>"');
-    try {
-      const claims = await tokens.verify(match[1]);
-      request.caller =
-        claims.ctx === 'customer'
-          ? { kind: 'customer', customerId: Number(claims.sub) }
-          : { kind: 'admin', sub: claims.sub, roles: claims.roles ?? [] };
-    } catch (err) {
-      if (err instanceof TokenError && err.expired) throw new AppError('TOKEN_EXPIRED', 'the access token has expired');
-      throw new AppError('UNAUTHENTICATED', 'the access token is not valid');
-    }
-  };
+export async function resolveCaller(tokens: AccessTokens, header: string): Promise<Caller> {
+  const match = /^Bearer ([A-Za-z0-9_.~+/=-]{1,4096})$/.exec(header);
+  if (!match) throw new AppError('UNAUTHENTICATED', 'the Authorization header must be "Bearer <token>"');
+  try {
+    const claims = await tokens.verify(match[1]);
+    return claims.ctx === 'customer'
+      ? { kind: 'customer', customerId: Number(claims.sub) }
+      : { kind: 'admin', sub: claims.sub, roles: claims.roles ?? [] };
+  } catch (err) {
+    if (err instanceof TokenError && err.expired) throw new AppError('TOKEN_EXPIRED', 'the access token has expired');
+    throw new AppError('UNAUTHENTICATED', 'the access token is not valid');
+  }
 }
 
 function checkAccess(rule: Access, caller: Caller): void {

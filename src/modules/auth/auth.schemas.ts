@@ -38,7 +38,7 @@ export const TokenPair = Type.Object(
 export const AccessTokenOnly = Type.Object({ access_token: Type.String() }, { description: 'Unwrapped' });
 
 export const RefreshBody = Type.Object(
-  { refresh_token: Type.String({ minLength: 1, maxLength: 256 }) },
+  { refresh_token: Type.String({ minLength: 1, maxLength: 4096 }) },
   { additionalProperties: false },
 );
 

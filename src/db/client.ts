@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { sql } from 'drizzle-orm';
@@ -43,6 +45,9 @@ async function openPglite(dataDir: string): Promise<Database> {
   const inMemory = dataDir === 'memory://';
   const lock = inMemory ? undefined : acquireDataDirLock(dataDir);
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  if (!inMemory && !existsSync(join(dataDir, 'PG_VERSION'))) {
+    await initialiseInWorker(dataDir);
+  }
   const client = new PGlite(inMemory ? undefined : dataDir);
   await client.waitReady;
   const db = drizzlePglite({ client, schema }) as unknown as Db;
@@ -60,6 +65,28 @@ async function openPglite(dataDir: string): Promise<Database> {
       lock?.release();
     },
   };
+}
+
+/**
+ * Creating a cluster (initdb) grows the WebAssembly heap by some 400 MB that an instance never
+ * gives back; doing it in a worker thread that then exits leaves the server's memory lean.
+ */
+async function initialiseInWorker(dataDir: string): Promise<void> {
+  const code = `
+    const { workerData } = require('node:worker_threads');
+    import(workerData.module).then(async ({ PGlite }) => {
+      const db = new PGlite(workerData.dataDir);
+      await db.waitReady;
+      await db.close();
+    });`;
+  const worker = new Worker(code, {
+    eval: true,
+    workerData: { dataDir, module: import.meta.resolve('@electric-sql/pglite') },
+  });
+  await new Promise<void>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`initdb worker exited with ${code}`))));
+  });
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {

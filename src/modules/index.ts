@@ -1,7 +1,19 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { adminUserRoutes } from './auth/admin-users.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
+import { catalogModule } from './catalog/index.ts';
+import { cmsModule } from './cms/index.ts';
+import { customersModule } from './customers/index.ts';
 import { healthRoutes } from './health/health.routes.ts';
+import { settingsModule } from './settings/index.ts';
 
 /** Every feature module's plugin, registered by buildApp in this order. */
-export const modules: FastifyPluginAsync[] = [healthRoutes, authRoutes, adminUserRoutes];
+export const modules: FastifyPluginAsync[] = [
+  healthRoutes,
+  authRoutes,
+  adminUserRoutes,
+  settingsModule,
+  catalogModule,
+  cmsModule,
+  customersModule,
+];

@@ -1,0 +1,99 @@
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+// Money columns hold integer cents (gross, VAT included); the API shows them as decimals.
+// Every filter and sort column of the product list has an index ending in id, so a page in
+// any documented order is an index scan with LIMIT.
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+export const categories = pgTable(
+  'category',
+  {
+    id: serial('id').primaryKey(),
+    parentId: integer('parent_id').references((): AnyPgColumn => categories.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    description: text('description').notNull().default(''),
+    position: integer('position').notNull().default(0),
+    active: boolean('active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('category_slug_key').on(t.slug),
+    index('category_parent_idx').on(t.parentId, t.id),
+    index('category_position_idx').on(t.position, t.id),
+  ],
+);
+
+export const products = pgTable(
+  'product',
+  {
+    id: serial('id').primaryKey(),
+    sku: text('sku').notNull(),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    /** Gross price in cents. */
+    price: integer('price').notNull(),
+    /** Lowest price in the 30 days before `price` took effect (EU Omnibus); maintained on each change. */
+    referencePrice: integer('reference_price'),
+    costPrice: integer('cost_price'),
+    vatRate: numeric('vat_rate', { precision: 5, scale: 2, mode: 'number' }).notNull().default(19),
+    currency: text('currency').notNull().default('EUR'),
+    /** Units on hand; checkout decrements it with a guarded UPDATE (stock_qty >= qty). */
+    stockQty: integer('stock_qty').notNull().default(0),
+    weightKg: numeric('weight_kg', { precision: 10, scale: 3, mode: 'number' }).notNull().default(0),
+    categoryId: integer('category_id').references(() => categories.id, { onDelete: 'restrict' }),
+    brand: text('brand'),
+    images: text('images').array().notNull().default(sql`'{}'::text[]`),
+    supplierCode: text('supplier_code'),
+    adminNotes: text('admin_notes'),
+    active: boolean('active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('product_sku_key').on(t.sku),
+    uniqueIndex('product_slug_key').on(t.slug),
+    index('product_category_idx').on(t.categoryId, t.id),
+    index('product_brand_idx').on(t.brand, t.id),
+    index('product_price_idx').on(t.price, t.id),
+    index('product_name_idx').on(t.name, t.id),
+    index('product_created_at_idx').on(t.createdAt, t.id),
+    check('product_price_check', sql`${t.price} >= 0`),
+    check('product_cost_price_check', sql`${t.costPrice} >= 0`),
+    check('product_stock_qty_check', sql`${t.stockQty} >= 0`),
+  ],
+);
+
+/** Every price a product has had and since when (EU Omnibus): written with each price change. */
+export const productPriceHistory = pgTable(
+  'product_price_history',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    price: integer('price').notNull(),
+    validFrom: timestamp('valid_from', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('product_price_history_product_idx').on(t.productId, t.validFrom)],
+);
+
+export type ProductRow = typeof products.$inferSelect;

@@ -1,0 +1,53 @@
+import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+/** Video reels of the storefront, optionally showing products. */
+export const reels = pgTable(
+  'reel',
+  {
+    id: serial('id').primaryKey(),
+    title: text('title').notNull(),
+    videoUrl: text('video_url').notNull(),
+    posterUrl: text('poster_url'),
+    productIds: integer('product_ids').array().notNull().default(sql`'{}'::integer[]`),
+    position: integer('position').notNull().default(0),
+    active: boolean('active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [index('reel_position_idx').on(t.position, t.id)],
+);
+
+export const sliderGroups = pgTable(
+  'slider_group',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    code: text('code').notNull(),
+    active: boolean('active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('slider_group_code_key').on(t.code)],
+);
+
+export const sliders = pgTable(
+  'slider',
+  {
+    id: serial('id').primaryKey(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => sliderGroups.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    subtitle: text('subtitle'),
+    imageUrl: text('image_url').notNull(),
+    linkUrl: text('link_url'),
+    position: integer('position').notNull().default(0),
+    active: boolean('active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [index('slider_group_position_idx').on(t.groupId, t.position, t.id)],
+);

@@ -1,0 +1,111 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { access } from '../../http/access.ts';
+import { Envelope, ok } from '../../http/envelope.ts';
+import { errorResponse } from '../../http/openapi.ts';
+import { cachingHook, listResponse, paginationOf } from '../../resources/index.ts';
+import { Role } from '../auth/roles.ts';
+import {
+  Features,
+  featuresOf,
+  PutSettingBody,
+  SettingEntry,
+  SettingKeyParams,
+  StorefrontConfig,
+  storefrontConfigOf,
+} from './settings.schemas.ts';
+import {
+  assertConfigSettings,
+  listSettings,
+  putSetting,
+  readSettings,
+  resetSetting,
+  showSetting,
+} from './settings.service.ts';
+
+/** The settings registry (back office), the feature flags and the storefront configuration. */
+export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
+  assertConfigSettings(app.config);
+  const tags = ['system'];
+  const backend = { access: access.admin(Role.Developer, Role.Admin) };
+  const privateAnswer = cachingHook('private');
+  const revalidate = cachingHook('revalidate');
+  const One = Envelope(SettingEntry);
+  const notFound = errorResponse(404);
+
+  app.get(
+    '/rest/system/setting',
+    {
+      schema: { tags, summary: 'Every setting with its effective value', response: { 200: listResponse(SettingEntry) } },
+      config: backend,
+      onSend: privateAnswer,
+    },
+    async () => {
+      const entries = await listSettings(app.db, app.config);
+      return { success: true as const, data: entries, pagination: paginationOf(1, entries.length, entries.length) };
+    },
+  );
+
+  app.get(
+    '/rest/system/setting/:key',
+    {
+      schema: { tags, summary: 'One setting', params: SettingKeyParams, response: { 200: One, 404: notFound } },
+      config: backend,
+      onSend: privateAnswer,
+    },
+    async (request) => ok(await showSetting(app.db, app.config, request.params.key)),
+  );
+
+  app.put(
+    '/rest/system/setting/:key',
+    {
+      schema: {
+        tags,
+        summary: 'Set a value (checked against the key’s type); live on the next request',
+        params: SettingKeyParams,
+        body: PutSettingBody,
+        response: { 200: One, 404: notFound },
+      },
+      config: backend,
+      onSend: privateAnswer,
+    },
+    async (request) => ok(await putSetting(app.db, app.config, request.params.key, request.body.value)),
+  );
+
+  app.delete(
+    '/rest/system/setting/:key',
+    {
+      schema: { tags, summary: 'Return a key to its default', params: SettingKeyParams, response: { 200: One, 404: notFound } },
+      config: backend,
+      onSend: privateAnswer,
+    },
+    async (request) => ok(await resetSetting(app.db, app.config, request.params.key)),
+  );
+
+  app.get(
+    '/rest/features',
+    {
+      schema: { tags: ['storefront'], summary: 'Capability flags', response: { 200: Features } },
+      config: { access: access.public() },
+      onSend: revalidate,
+    },
+    async () => ok(featuresOf(await readSettings(app.db, app.config))),
+  );
+
+  for (const url of ['/rest/v1/storefront-config', '/rest/storefront-config']) {
+    app.get(
+      url,
+      {
+        schema: {
+          tags: ['storefront'],
+          summary: 'Storefront settings as typed sections (spec 4.8)',
+          response: { 200: StorefrontConfig },
+          querystring: Type.Object({}),
+        },
+        config: { access: access.public() },
+        onSend: revalidate,
+      },
+      async () => ok(storefrontConfigOf(await readSettings(app.db, app.config))),
+    );
+  }
+};

@@ -1,0 +1,123 @@
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { toCents } from '../../lib/money.ts';
+
+// The settings registry (CONTRACT §5): every key the service knows, its JSON type and its default.
+// A value is looked up in three layers: the database (an operator's change) wins over the
+// configuration file's `settings`, which wins over the default below.
+
+const Money = (description: string) =>
+  Type.Number({ minimum: 0, maximum: 10_000_000, description: `${description} (decimal, at most two decimals)` });
+const Labels = (description: string) =>
+  Type.Record(Type.String({ pattern: '^[a-z]{2}(-[A-Za-z]{2})?$' }), Type.String({ maxLength: 200 }), {
+    description: `${description}: a map of locale → text`,
+    maxProperties: 50,
+  });
+const Version = Type.String({ pattern: '^\\d{1,5}(\\.\\d{1,5}){0,3}$', maxLength: 32 });
+const Url = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 500 });
+const Flag = (description: string) => Type.Boolean({ description });
+
+export const SETTINGS = {
+  rest_max_page_size: {
+    schema: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Storefront page-size ceiling' }),
+    default: 1000,
+  },
+  products_list_default: {
+    schema: Type.Integer({ minimum: 1, maximum: 1000, description: 'listing.perPageDefault' }),
+    default: 24,
+  },
+  products_list_options: {
+    schema: Type.Array(Type.Integer({ minimum: 1, maximum: 1000 }), {
+      minItems: 1,
+      maxItems: 20,
+      description: 'listing.perPageOptions',
+    }),
+    default: [24, 48, 72],
+  },
+  products_list_max: {
+    schema: Type.Integer({ minimum: 1, maximum: 1000, description: 'listing.perPageMax (advisory)' }),
+    default: 72,
+  },
+  loyalty_spend_points: {
+    schema: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Points per redemption unit' }),
+    default: 100,
+  },
+  loyalty_reward_cash_per_unit: { schema: Money('Cash per redemption unit'), default: 5 },
+  free_shipping_threshold: { schema: Money('Free-shipping banner threshold (display only)'), default: 250 },
+  video_homepage_limit: {
+    schema: Type.Integer({ minimum: 0, maximum: 100, description: 'Reels on the homepage strip' }),
+    default: 8,
+  },
+  price_tracking_enabled: { schema: Flag('Show the EU Omnibus reference price'), default: true },
+  price_tracking_discount_label: {
+    schema: Labels('Discount label copy'),
+    default: { en: 'Lowest price in the last 30 days' } as Record<string, string>,
+  },
+  price_tracking_badge_label: { schema: Labels('Discount badge copy'), default: { en: 'Deal' } as Record<string, string> },
+  app_android_min_version: { schema: Version, default: '1.0.0' },
+  app_android_store_url: {
+    schema: Url,
+    default: 'https://play.google.com/store/apps/details?id=com.example.shop',
+  },
+  app_ios_min_version: { schema: Version, default: '1.0.0' },
+  app_ios_store_url: { schema: Url, default: 'https://apps.apple.com/app/id0000000000' },
+  home_hero_slider_group_id: {
+    schema: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Slider group of the home hero' }),
+    default: 1,
+  },
+  home_hero_slider_limit: { schema: Type.Integer({ minimum: 1, maximum: 100 }), default: 5 },
+  gift_packaging_price: { schema: Money('Gift packaging price'), default: 9.99 },
+  default_vat_rate: {
+    schema: Type.Number({ minimum: 0, maximum: 100, description: 'VAT percent for new products' }),
+    default: 19,
+  },
+  currency: { schema: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' }), default: 'EUR' },
+  feature_loyalty: { schema: Flag('features.loyalty'), default: true },
+  feature_gift_packaging: { schema: Flag('features.giftPackaging'), default: true },
+  feature_wishlist: { schema: Flag('features.wishlist'), default: true },
+  feature_guest_checkout: { schema: Flag('features.guestCheckout'), default: true },
+} satisfies Record<string, { schema: TSchema; default: unknown }>;
+
+export type SettingKey = keyof typeof SETTINGS;
+export type SettingValue<K extends SettingKey> = Static<(typeof SETTINGS)[K]['schema']>;
+/** Every key with its effective value. */
+export type EffectiveSettings = { [K in SettingKey]: SettingValue<K> };
+
+/** Keys holding a money amount as a decimal; read them in cents with `settingCents`. */
+export type MoneySettingKey =
+  | 'loyalty_reward_cash_per_unit'
+  | 'free_shipping_threshold'
+  | 'gift_packaging_price';
+const MONEY_KEYS = new Set<string>(['loyalty_reward_cash_per_unit', 'free_shipping_threshold', 'gift_packaging_price']);
+
+export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
+
+const checks = new Map<string, TypeCheck<TSchema>>(
+  SETTING_KEYS.map((key) => [key, TypeCompiler.Compile(SETTINGS[key].schema as TSchema)]),
+);
+
+export function isSettingKey(key: string): key is SettingKey {
+  return Object.hasOwn(SETTINGS, key);
+}
+
+/** Why a value is not acceptable for a key, or null when it is. */
+export function settingProblem(key: SettingKey, value: unknown): string | null {
+  const check = checks.get(key)!;
+  if (!check.Check(value)) {
+    const first = check.Errors(value).First();
+    const where = first?.path ? ` at ${first.path}` : '';
+    return `${first?.message ?? 'is not valid'}${where}`;
+  }
+  if (MONEY_KEYS.has(key)) {
+    try {
+      toCents(value as number);
+    } catch {
+      return 'must have at most two decimals';
+    }
+  }
+  return null;
+}
+
+export function defaultSettings(): EffectiveSettings {
+  return structuredClone(Object.fromEntries(SETTING_KEYS.map((k) => [k, SETTINGS[k].default]))) as EffectiveSettings;
+}

@@ -1,0 +1,136 @@
+import type { Config } from '../../config.ts';
+import { ConfigError } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../http/errors.ts';
+import { toCents } from '../../lib/money.ts';
+import {
+  defaultSettings,
+  type EffectiveSettings,
+  isSettingKey,
+  type MoneySettingKey,
+  SETTING_KEYS,
+  SETTINGS,
+  type SettingKey,
+  type SettingValue,
+  settingProblem,
+} from './registry.ts';
+import { deleteStoredSetting, readStoredSetting, readStoredSettings, upsertSetting } from './settings.repo.ts';
+
+// Settings are read LIVE: every request that needs them runs one small query on the `setting`
+// table (a few rows, primary-key sized), so a change made through the API or directly in the
+// database shows on the next request of every instance. No in-process cache can go stale.
+
+export type SettingSource = 'database' | 'config' | 'default';
+
+export interface SettingEntry {
+  key: SettingKey;
+  value: unknown;
+  defaultValue: unknown;
+  source: SettingSource;
+  description: string;
+}
+
+const configLayers = new WeakMap<Config, EffectiveSettings>();
+
+/** Defaults overlaid with the configuration file's values; computed once per configuration. */
+function configLayer(config: Config): EffectiveSettings {
+  let layer = configLayers.get(config);
+  if (!layer) {
+    layer = defaultSettings();
+    const target = layer as Record<string, unknown>;
+    for (const [key, value] of Object.entries(config.settings)) {
+      if (isSettingKey(key) && settingProblem(key, value) === null) target[key] = value;
+    }
+    // Shared by every request: frozen so that no reader can change it for the others.
+    for (const value of Object.values(target)) if (typeof value === 'object' && value) Object.freeze(value);
+    Object.freeze(layer);
+    configLayers.set(config, layer);
+  }
+  return layer;
+}
+
+/** Stops the start when the configuration file names an unknown key or a wrong value. */
+export function assertConfigSettings(config: Config): void {
+  for (const [key, value] of Object.entries(config.settings)) {
+    if (!isSettingKey(key)) throw new ConfigError(`configuration key "settings.${key}": unknown setting`);
+    const problem = settingProblem(key, value);
+    if (problem) throw new ConfigError(`configuration key "settings.${key}": ${problem}`);
+  }
+}
+
+/**
+ * Every setting's effective value: database over configuration over default. A stored value
+ * that does not fit its key (written directly in the database) is ignored: the default applies.
+ */
+export async function readSettings(db: Db, config: Config): Promise<EffectiveSettings> {
+  const stored = await readStoredSettings(db);
+  return mergeSettings(config, stored);
+}
+
+export function mergeSettings(config: Config, stored: { key: string; value: unknown }[]): EffectiveSettings {
+  const base = configLayer(config);
+  if (stored.length === 0) return base;
+  const result = { ...base } as Record<string, unknown>;
+  for (const { key, value } of stored) {
+    if (!isSettingKey(key)) continue;
+    result[key] = settingProblem(key, value) === null ? value : SETTINGS[key].default;
+  }
+  return result as EffectiveSettings;
+}
+
+/** One key's effective value (one primary-key lookup). */
+export async function getSetting<K extends SettingKey>(db: Db, config: Config, key: K): Promise<SettingValue<K>> {
+  const stored = await readStoredSetting(db, key);
+  if (stored === undefined) return configLayer(config)[key];
+  return (settingProblem(key, stored.value) === null ? stored.value : SETTINGS[key].default) as SettingValue<K>;
+}
+
+/** A money setting in cents (the registry keeps them as decimals, as an operator writes them). */
+export function settingCents(settings: EffectiveSettings, key: MoneySettingKey): number {
+  return toCents(settings[key]);
+}
+
+function entry(key: SettingKey, config: Config, stored: Map<string, unknown>): SettingEntry {
+  const spec = SETTINGS[key];
+  const inDb = stored.has(key) && settingProblem(key, stored.get(key)) === null;
+  const inConfig = Object.hasOwn(config.settings, key) && settingProblem(key, config.settings[key]) === null;
+  return {
+    key,
+    value: inDb ? stored.get(key) : configLayer(config)[key],
+    defaultValue: spec.default,
+    source: inDb ? 'database' : inConfig ? 'config' : 'default',
+    description: spec.schema.description ?? '',
+  };
+}
+
+export async function listSettings(db: Db, config: Config): Promise<SettingEntry[]> {
+  const stored = new Map((await readStoredSettings(db)).map((s) => [s.key, s.value]));
+  return SETTING_KEYS.map((key) => entry(key, config, stored));
+}
+
+function knownKey(key: string): SettingKey {
+  if (!isSettingKey(key)) throw new AppError('NOT_FOUND', `no setting named ${key}`);
+  return key;
+}
+
+export async function showSetting(db: Db, config: Config, key: string): Promise<SettingEntry> {
+  const known = knownKey(key);
+  const stored = await readStoredSetting(db, known);
+  return entry(known, config, new Map(stored ? [[known, stored.value]] : []));
+}
+
+/** Stores an operator's value after checking it against the key's type. */
+export async function putSetting(db: Db, config: Config, key: string, value: unknown): Promise<SettingEntry> {
+  const known = knownKey(key);
+  const problem = settingProblem(known, value);
+  if (problem) throw new AppError('VALIDATION_FAILED', `value ${problem}`, [{ field: 'value', message: problem }]);
+  await upsertSetting(db, known, value);
+  return entry(known, config, new Map([[known, value]]));
+}
+
+/** Forgets the operator's value: the configuration's or the registry's default applies again. */
+export async function resetSetting(db: Db, config: Config, key: string): Promise<SettingEntry> {
+  const known = knownKey(key);
+  await deleteStoredSetting(db, known);
+  return entry(known, config, new Map());
+}

@@ -1,0 +1,55 @@
+import { hash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+// HTTP caching of reads, in one place (CONTRACT §4): guests' catalog and CMS answers are
+// public for 60 s; feature flags and storefront config are always revalidated (no-cache) so
+// they stay live; anything answered to a token is private and never stored. Every answer
+// varies on Authorization. A matching If-None-Match answers 304 without a body.
+
+export type CachePolicy = 'public' | 'revalidate' | 'private';
+
+const CACHE_CONTROL: Record<CachePolicy, string> = {
+  public: 'public, max-age=60',
+  revalidate: 'no-cache',
+  private: 'private, no-store',
+};
+
+/** Weak comparison of an If-None-Match list with our (weak) ETag. */
+function matches(ifNoneMatch: string, etag: string): boolean {
+  if (ifNoneMatch.trim() === '*') return true;
+  const opaque = etag.slice(2);
+  return ifNoneMatch.split(',').some((tag) => {
+    const t = tag.trim();
+    return (t.startsWith('W/') ? t.slice(2) : t) === opaque;
+  });
+}
+
+function addVary(reply: FastifyReply): void {
+  const vary = reply.getHeader('vary');
+  if (vary === undefined) reply.header('vary', 'Authorization');
+  else if (!/\bauthorization\b/i.test(String(vary))) reply.header('vary', `${String(vary)}, Authorization`);
+}
+
+/** An onSend hook applying `policy` to the route's successful GET answers. */
+export function cachingHook(policy: CachePolicy) {
+  return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    addVary(reply);
+    const isRead = request.method === 'GET' || request.method === 'HEAD';
+    if (request.headers.authorization !== undefined || policy === 'private' || !isRead) {
+      reply.header('cache-control', CACHE_CONTROL.private);
+      return payload;
+    }
+    if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    const etag = `W/"${hash('sha1', payload, 'base64url')}"`;
+    reply.header('etag', etag);
+    reply.header('cache-control', CACHE_CONTROL[policy]);
+    const ifNoneMatch = request.headers['if-none-match'];
+    if (typeof ifNoneMatch === 'string' && matches(ifNoneMatch, etag)) {
+      reply.code(304);
+      reply.removeHeader('content-type');
+      reply.removeHeader('content-length');
+      return null;
+    }
+    return payload;
+  };
+}

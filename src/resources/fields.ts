@@ -1,0 +1,195 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import type { SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { fromCents, toCents } from '../lib/money.ts';
+import type { Codec, FieldDef, FilterMode, ReadContext, Scope } from './types.ts';
+
+/** A value that does not fit its field (in a filter or a write): becomes a 400 naming the field. */
+export class FieldError extends Error {}
+
+export const INT32_MAX = 2_147_483_647;
+const MONEY_MAX = 10_000_000;
+
+export interface FieldOptions {
+  read?: Scope;
+  onlyScope?: Scope;
+  nullable?: boolean;
+  create?: 'required' | 'optional';
+  update?: boolean;
+  writeScope?: 'backend';
+  filter?: boolean | FilterMode;
+  sort?: boolean;
+  search?: boolean;
+  description?: string;
+  output?: (value: unknown, ctx: ReadContext) => unknown;
+  min?: number;
+  max?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  format?: string;
+  maxItems?: number;
+}
+
+/** Adds null to a schema's type (a type array, so Ajv's coercion never turns null into 0). */
+function orNull(schema: TSchema): TSchema {
+  const copy: Record<string, unknown> = { ...schema, type: [schema.type, 'null'] };
+  if (Array.isArray(schema.enum)) copy.enum = [...schema.enum, null];
+  return Type.Unsafe(copy);
+}
+
+function build(codec: Codec, column: PgColumn | undefined, o: FieldOptions): FieldDef {
+  const nullable = o.nullable ?? false;
+  const input = nullable ? orNull(codec.input) : codec.input;
+  const filter = o.filter === true ? (codec.rangeable ? 'both' : 'eq') : o.filter || undefined;
+  return {
+    codec: { ...codec, input },
+    column,
+    read: o.onlyScope ?? o.read ?? 'public',
+    onlyScope: o.onlyScope,
+    nullable,
+    create: o.create,
+    update: o.update ?? o.create !== undefined,
+    writeScope: o.writeScope ?? 'owner',
+    filter,
+    sort: o.sort ?? false,
+    search: o.search ?? false,
+    output: o.output,
+    description: o.description,
+  };
+}
+
+const INTEGER = /^-?\d{1,16}$/;
+const DECIMAL = /^-?\d{1,12}(\.\d{1,6})?$/;
+
+function parseInteger(text: string): number {
+  if (!INTEGER.test(text)) throw new FieldError('must be an integer');
+  const n = Number(text);
+  if (Math.abs(n) > INT32_MAX) throw new FieldError('is out of range');
+  return n;
+}
+
+function parseDecimal(text: string): number {
+  if (!DECIMAL.test(text)) throw new FieldError('must be a decimal number');
+  return Number(text);
+}
+
+function cents(value: unknown): number {
+  try {
+    return toCents(value as number);
+  } catch {
+    throw new FieldError('must be an amount with at most two decimals');
+  }
+}
+
+function isoDate(value: unknown): unknown {
+  return value instanceof Date ? value.toISOString() : value;
+}
+
+/** Drops undefined options: Ajv refuses a keyword whose value is undefined. */
+function defined<T extends Record<string, unknown>>(options: T): T {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as T;
+}
+
+function bounds(o: FieldOptions, min: number, max: number) {
+  return { minimum: o.min ?? min, maximum: o.max ?? max };
+}
+
+/** Field constructors: the column, its JSON codec and the options (scope, writes, filters). */
+export const field = {
+  id(column: PgColumn): FieldDef {
+    return build(
+      { output: Type.Integer(), input: Type.Integer(), parse: parseInteger, rangeable: true },
+      column,
+      { filter: 'eq', sort: true },
+    );
+  },
+
+  int(column: PgColumn, o: FieldOptions = {}): FieldDef {
+    const input = Type.Integer(bounds(o, 0, INT32_MAX));
+    return build({ output: Type.Integer(), input, parse: parseInteger, rangeable: true }, column, o);
+  },
+
+  /** numeric columns read as JS numbers (weights, VAT rates). */
+  decimal(column: PgColumn, o: FieldOptions = {}): FieldDef {
+    const input = Type.Number(bounds(o, 0, 1_000_000));
+    return build({ output: Type.Number(), input, parse: parseDecimal, rangeable: true }, column, o);
+  },
+
+  /** Integer cents in the database, a decimal number (19.99) in JSON and in filters. */
+  money(column: PgColumn, o: FieldOptions = {}): FieldDef {
+    return build(
+      {
+        output: Type.Number(),
+        input: Type.Number(bounds(o, 0, MONEY_MAX)),
+        fromDb: (v) => (v === null ? null : fromCents(v as number)),
+        toDb: (v) => (v === null ? null : cents(v)),
+        parse: (text) => cents(parseDecimal(text)),
+        rangeable: true,
+      },
+      column,
+      o,
+    );
+  },
+
+  text(column: PgColumn, o: FieldOptions = {}): FieldDef {
+    const maxLength = o.maxLength ?? 1000;
+    const input = Type.String(defined({ minLength: o.minLength ?? 0, maxLength, pattern: o.pattern, format: o.format }));
+    const parse = (text: string) => {
+      if (text.length > maxLength) throw new FieldError('is too long');
+      return text;
+    };
+    return build({ output: Type.String(), input, parse, rangeable: false }, column, o);
+  },
+
+  enum(column: PgColumn, values: readonly string[], o: FieldOptions = {}): FieldDef {
+    const schema = Type.Unsafe<string>({ type: 'string', enum: [...values] });
+    const parse = (text: string) => {
+      if (!values.includes(text)) throw new FieldError(`must be one of ${values.join(', ')}`);
+      return text;
+    };
+    return build({ output: schema, input: schema, parse, rangeable: false }, column, o);
+  },
+
+  bool(column: PgColumn, o: FieldOptions = {}): FieldDef {
+    const parse = (text: string) => {
+      if (text === 'true' || text === '1') return true;
+      if (text === 'false' || text === '0') return false;
+      throw new FieldError('must be true or false');
+    };
+    return build({ output: Type.Boolean(), input: Type.Boolean(), parse, rangeable: false }, column, o);
+  },
+
+  timestamp(column: PgColumn, o: FieldOptions = {}): FieldDef {
+    const schema = Type.String({ format: 'date-time', maxLength: 40 });
+    const parse = (text: string) => {
+      const ms = text.length <= 40 ? Date.parse(text) : Number.NaN;
+      if (Number.isNaN(ms)) throw new FieldError('must be an ISO 8601 date');
+      return new Date(ms);
+    };
+    const toDb = (v: unknown) => (v === null ? null : new Date(v as string));
+    return build({ output: schema, input: schema, fromDb: isoDate, toDb, parse, rangeable: true }, column, o);
+  },
+
+  intArray(column: PgColumn, o: FieldOptions = {}): FieldDef {
+    const input = Type.Array(Type.Integer({ minimum: 1, maximum: INT32_MAX }), {
+      maxItems: o.maxItems ?? 500,
+      uniqueItems: true,
+    });
+    return build({ output: Type.Array(Type.Integer()), input, parse: parseInteger, rangeable: false }, column, o);
+  },
+
+  textArray(column: PgColumn, o: FieldOptions = {}): FieldDef {
+    const item = Type.String(defined({ minLength: 1, maxLength: o.maxLength ?? 2000, format: o.format }));
+    const input = Type.Array(item, { maxItems: o.maxItems ?? 50 });
+    const parse = (text: string) => text;
+    return build({ output: Type.Array(Type.String()), input, parse, rangeable: false }, column, o);
+  },
+
+  /** A read-only value computed in SQL, in the same query as the page. */
+  computed(output: TSchema, expr: (ctx: ReadContext) => SQL, o: FieldOptions = {}): FieldDef {
+    const parse = (text: string) => text;
+    const def = build({ output, input: output, parse, rangeable: false }, undefined, { ...o, filter: false });
+    return { ...def, expr, create: undefined, update: false };
+  },
+};

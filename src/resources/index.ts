@@ -1,0 +1,11 @@
+// The resource framework: one definition per entity drives its routes, queries and schemas.
+export { type CachePolicy, cachingHook } from './caching.ts';
+export { defineResource } from './define.ts';
+export { FieldError, field, type FieldOptions, INT32_MAX } from './fields.ts';
+export { appliedPageSize, DEFAULT_PAGE_SIZE, paginationOf } from './pagination.ts';
+export { itemEntity, listEntities, showEntity } from './read.service.ts';
+export type { Row } from './repo.ts';
+export { registerResource, requestContext } from './routes.ts';
+export { itemSchema, listResponse, oneResponse } from './schemas.ts';
+export * from './types.ts';
+export { createEntity, deleteEntity, updateEntity } from './write.service.ts';

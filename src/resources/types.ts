@@ -1,0 +1,143 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import type { Caller } from '../http/access.ts';
+import type { RoleId } from '../modules/auth/roles.ts';
+import type { EffectiveSettings } from '../modules/settings/registry.ts';
+
+/** Who may read a field or a relation: the lowest scope (spec 5.3); higher scopes see it too. */
+export type Scope = 'public' | 'customer' | 'backend';
+export const SCOPES: readonly Scope[] = ['public', 'customer', 'backend'];
+const RANK: Record<Scope, number> = { public: 0, customer: 1, backend: 2 };
+
+export function canRead(scope: Scope, lowest: Scope): boolean {
+  return RANK[scope] >= RANK[lowest];
+}
+
+export function scopeOf(caller: Caller): Scope {
+  return caller.kind === 'admin' ? 'backend' : caller.kind === 'customer' ? 'customer' : 'public';
+}
+
+/** The request as the resource code sees it: no Fastify types. */
+export interface RequestContext {
+  db: Db;
+  config: Config;
+  caller: Caller;
+}
+
+export interface ReadContext extends RequestContext {
+  scope: Scope;
+  /** Loaded once per request when the resource or the list needs them; null otherwise. */
+  settings: EffectiveSettings | null;
+}
+
+export interface WriteContext extends RequestContext {
+  /** Reads the settings (once) when a hook needs a default from them. */
+  settings(): Promise<EffectiveSettings>;
+}
+
+/** How a field's value travels: database ↔ JSON, query string → database. */
+export interface Codec {
+  /** JSON schema of the value in answers (null is added for nullable fields). */
+  output: TSchema;
+  /** JSON schema accepted in writes. */
+  input: TSchema;
+  fromDb?: (value: unknown) => unknown;
+  /** JSON → database value; throws FieldError. */
+  toDb?: (value: unknown) => unknown;
+  /** A query-string value → database value for filters; throws FieldError. */
+  parse: (text: string) => unknown;
+  /** gte/lte/gt/lt make sense (numbers, money, dates). */
+  rangeable: boolean;
+}
+
+export type FilterMode = 'eq' | 'range' | 'both';
+
+export interface FieldDef {
+  codec: Codec;
+  /** The stored column; absent for a computed field. */
+  column?: PgColumn;
+  /** A computed, read-only value, evaluated in the page query (never one query per row). */
+  expr?: (ctx: ReadContext) => SQL;
+  read: Scope;
+  /** Readable in this scope only (a customer-specific field means nothing to an admin). */
+  onlyScope?: Scope;
+  nullable: boolean;
+  /** Writable on create, and whether the create must carry it. */
+  create?: 'required' | 'optional';
+  update: boolean;
+  /** 'backend': only admins write it, even on a resource customers write (their own rows). */
+  writeScope: 'owner' | 'backend';
+  filter?: FilterMode;
+  sort: boolean;
+  search: boolean;
+  /** A last touch on the way out (e.g. hide a value a setting switches off). */
+  output?: (value: unknown, ctx: ReadContext) => unknown;
+  description?: string;
+}
+
+export interface RelationDef {
+  /** one: this row's `key` field → target id; many: target's `key` field → this id; ids: this row's id array. */
+  kind: 'one' | 'many' | 'ids';
+  target: () => Resource;
+  key: string;
+  read: Scope;
+  /** many: bound of related rows loaded per query. */
+  limit?: number;
+}
+
+export type Operation = 'create' | 'update' | 'delete';
+export type Values = Record<string, unknown>;
+
+export interface ResourceHooks {
+  /** Inside the write transaction, before the row is written: derive and default values. */
+  beforeWrite?(ctx: WriteContext, values: Values, op: 'create' | 'update', id?: number): Promise<void>;
+  /** Inside the write transaction, after the row is written: history, events. */
+  afterWrite?(ctx: WriteContext, id: number, values: Values, op: 'create' | 'update'): Promise<void>;
+}
+
+export interface ResourceDef {
+  domain: string;
+  entity: string;
+  description?: string;
+  table: PgTable;
+  fields: Record<string, FieldDef>;
+  relations?: Record<string, RelationDef>;
+  /** public: everyone; owner: customers (their own rows) and admins; backend: admins only. */
+  read: { access: 'public' | 'owner' | 'backend'; roles?: RoleId[] };
+  /** Back-office writes; owner: customers also write their own rows (the owner comes from the token). */
+  write?: { roles: RoleId[]; owner?: boolean; operations?: Operation[] };
+  /** The field holding the owning customer's id; customers only ever reach rows where it is theirs. */
+  owner?: string;
+  /** What guests and customers may see at all (e.g. active rows only). */
+  storefront?: (ctx: ReadContext) => SQL;
+  /** Default order, e.g. 'position,id'; id is always appended as the tie-breaker. */
+  defaultSort?: string;
+  /** Guest answers may be cached publicly (catalog and CMS reads). */
+  publicCache?: boolean;
+  /** Reads need the settings even for admins (e.g. a field a setting switches). */
+  usesSettings?: boolean;
+  hooks?: ResourceHooks;
+}
+
+export interface FieldInfo extends FieldDef {
+  name: string;
+  /** The column's key in the drizzle table (for insert/update). */
+  columnKey?: string;
+}
+
+export interface Resource {
+  def: ResourceDef;
+  name: string;
+  path: string;
+  fields: FieldInfo[];
+  field: Map<string, FieldInfo>;
+  /** Fields each scope may read, in definition order. */
+  readable: Record<Scope, FieldInfo[]>;
+  idColumn: PgColumn;
+  ownerField?: FieldInfo;
+  defaultSort: { field: FieldInfo; desc: boolean }[];
+  operations: Operation[];
+}

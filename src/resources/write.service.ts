@@ -1,0 +1,118 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { AppError, type ErrorDetail } from '../http/errors.ts';
+import type { EffectiveSettings } from '../modules/settings/registry.ts';
+import { readSettings } from '../modules/settings/settings.service.ts';
+import { mapDbError } from './db-errors.ts';
+import { FieldError } from './fields.ts';
+import { type OneResult, showEntity } from './read.service.ts';
+import { deleteRow, insertRow, type Row, updateRow } from './repo.ts';
+import { visibility } from './sql.ts';
+import type { RequestContext, Resource, Values, WriteContext } from './types.ts';
+
+// Back-office (and customer-own) writes: the body was validated by the route's schema (unknown
+// and read-only fields are 400 there); here values are converted (decimals → cents), the owner
+// is taken from the token, hooks derive defaults and record history in the same transaction.
+
+function invalid(details: ErrorDetail[]): AppError {
+  return new AppError('VALIDATION_FAILED', details.map((d) => `${d.field} ${d.message}`).join('; '), details);
+}
+
+/** Converts a validated body to stored values; customers may not write admin-only fields or the owner. */
+function storedValues(rctx: RequestContext, resource: Resource, body: Values, op: 'create' | 'update'): Values {
+  const values: Values = {};
+  const details: ErrorDetail[] = [];
+  const customer = rctx.caller.kind === 'customer';
+  for (const [name, value] of Object.entries(body)) {
+    const f = resource.field.get(name);
+    const allowed = f && (op === 'create' ? f.create !== undefined : f.update);
+    if (!f || !allowed || (customer && (f.writeScope === 'backend' || f === resource.ownerField))) {
+      details.push({ field: name, message: 'is not a writable field' });
+      continue;
+    }
+    try {
+      values[name] = f.codec.toDb ? f.codec.toDb(value) : value;
+    } catch (err) {
+      if (!(err instanceof FieldError)) throw err;
+      details.push({ field: name, message: err.message });
+    }
+  }
+  if (details.length) throw invalid(details);
+  return values;
+}
+
+function columnValues(resource: Resource, values: Values): Row {
+  const row: Row = {};
+  for (const [name, value] of Object.entries(values)) {
+    const f = resource.field.get(name);
+    if (f?.columnKey && value !== undefined) row[f.columnKey] = value;
+  }
+  return row;
+}
+
+function writeContext(rctx: RequestContext, tx: Db): WriteContext {
+  let settings: Promise<EffectiveSettings> | undefined;
+  return { ...rctx, db: tx, settings: () => (settings ??= readSettings(tx, rctx.config)) };
+}
+
+async function inTransaction<T>(
+  rctx: RequestContext,
+  resource: Resource,
+  op: 'create' | 'update' | 'delete',
+  work: (ctx: WriteContext) => Promise<T>,
+): Promise<T> {
+  try {
+    return await rctx.db.transaction((tx) => work(writeContext(rctx, tx as unknown as Db)));
+  } catch (err) {
+    throw mapDbError(err, resource, op);
+  }
+}
+
+function ownerConditions(rctx: RequestContext, resource: Resource) {
+  return rctx.caller.kind === 'customer'
+    ? visibility(resource, { ...rctx, scope: 'customer', settings: null })
+    : [];
+}
+
+export async function createEntity(rctx: RequestContext, resource: Resource, body: Values): Promise<OneResult> {
+  const values = storedValues(rctx, resource, body, 'create');
+  const owner = resource.ownerField;
+  if (owner && rctx.caller.kind === 'customer') values[owner.name] = rctx.caller.customerId;
+  else if (owner && values[owner.name] === undefined) {
+    throw invalid([{ field: owner.name, message: 'is required' }]);
+  }
+  const id = await inTransaction(rctx, resource, 'create', async (ctx) => {
+    await resource.def.hooks?.beforeWrite?.(ctx, values, 'create');
+    const newId = await insertRow(ctx.db, resource, columnValues(resource, values));
+    await resource.def.hooks?.afterWrite?.(ctx, newId, values, 'create');
+    return newId;
+  });
+  return showEntity(rctx, resource, id);
+}
+
+export async function updateEntity(
+  rctx: RequestContext,
+  resource: Resource,
+  id: number,
+  body: Values,
+): Promise<OneResult> {
+  const values = storedValues(rctx, resource, body, 'update');
+  await inTransaction(rctx, resource, 'update', async (ctx) => {
+    await resource.def.hooks?.beforeWrite?.(ctx, values, 'update', id);
+    const row = columnValues(resource, values);
+    const updatedAt = resource.field.get('updatedAt');
+    if (updatedAt?.columnKey) row[updatedAt.columnKey] = sql`now()`;
+    const found = await updateRow(ctx.db, resource, id, row, ownerConditions(rctx, resource));
+    if (!found) throw new AppError('NOT_FOUND', `${resource.def.entity} ${id} not found`);
+    await resource.def.hooks?.afterWrite?.(ctx, id, values, 'update');
+  });
+  return showEntity(rctx, resource, id);
+}
+
+export async function deleteEntity(rctx: RequestContext, resource: Resource, id: number): Promise<{ success: true }> {
+  await inTransaction(rctx, resource, 'delete', async (ctx) => {
+    const found = await deleteRow(ctx.db, resource, id, ownerConditions(rctx, resource));
+    if (!found) throw new AppError('NOT_FOUND', `${resource.def.entity} ${id} not found`);
+  });
+  return { success: true };
+}

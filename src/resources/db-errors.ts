@@ -38,6 +38,8 @@ export function mapDbError(err: unknown, resource: Resource, op: 'create' | 'upd
   switch (pg.code) {
     case '23505':
       return new AppError('CONFLICT', `${field} is already taken`, [{ field, message: 'is already taken' }]);
+    case '23001': // restrict_violation: ON DELETE RESTRICT
+      return new AppError('CONFLICT', `this ${resource.def.entity} is still in use`);
     case '23503':
       if (op === 'delete') return new AppError('CONFLICT', `this ${resource.def.entity} is still in use`);
       return new AppError('UNPROCESSABLE', `${field} refers to a record that does not exist`, [

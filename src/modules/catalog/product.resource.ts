@@ -2,7 +2,6 @@ import { Type } from '@sinclair/typebox';
 import { eq, sql } from 'drizzle-orm';
 import { defineResource, field, type Resource } from '../../resources/index.ts';
 import { Role } from '../auth/roles.ts';
-import { wishlistItems } from '../customers/address.tables.ts';
 import { products } from './catalog.tables.ts';
 import { categoryResource } from './category.resource.ts';
 import { productHooks } from './product.service.ts';
@@ -52,7 +51,8 @@ export const productResource: Resource = defineResource({
       Type.Boolean(),
       (ctx) =>
         ctx.caller.kind === 'customer'
-          ? sql<boolean>`exists (select 1 from ${wishlistItems} where ${wishlistItems.customerId} = ${ctx.caller.customerId} and ${wishlistItems.productId} = ${products.id})`
+          ? // Qualified by hand: drizzle leaves columns unqualified in a one-table select.
+            sql<boolean>`exists (select 1 from wishlist_item w where w.customer_id = ${ctx.caller.customerId} and w.product_id = "product"."id")`
           : sql<boolean>`false`,
       { onlyScope: 'customer', description: 'In the calling customer’s wishlist' },
     ),

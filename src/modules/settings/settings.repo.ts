@@ -7,18 +7,21 @@ export interface StoredSetting {
   value: unknown;
 }
 
+// Values are read as JSON text and parsed here: the drivers and drizzle's jsonb mapping disagree
+// on JSON strings (a stored "20" would come back as the number 20 on one engine).
+const columns = { key: settings.key, value: sql<string>`${settings.value}::text` };
+
+function parsed(rows: { key: string; value: string }[]): StoredSetting[] {
+  return rows.map((r) => ({ key: r.key, value: JSON.parse(r.value) as unknown }));
+}
+
 /** Every stored (operator-changed) setting; the table holds a few dozen rows at most. */
 export async function readStoredSettings(db: Db): Promise<StoredSetting[]> {
-  return db.select({ key: settings.key, value: settings.value }).from(settings);
+  return parsed(await db.select(columns).from(settings));
 }
 
 export async function readStoredSetting(db: Db, key: string): Promise<StoredSetting | undefined> {
-  const rows = await db
-    .select({ key: settings.key, value: settings.value })
-    .from(settings)
-    .where(eq(settings.key, key))
-    .limit(1);
-  return rows[0];
+  return parsed(await db.select(columns).from(settings).where(eq(settings.key, key)).limit(1))[0];
 }
 
 export async function upsertSetting(db: Db, key: string, value: unknown): Promise<void> {

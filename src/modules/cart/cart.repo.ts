@@ -1,0 +1,139 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { products } from '../catalog/catalog.tables.ts';
+import type { CartOwner } from './cart-token.ts';
+import { CART_MAX_QTY, type CartRow, cartLines, carts } from './cart.tables.ts';
+
+/** A cart line with the live product it points at. */
+export interface CartLineRow {
+  productId: number;
+  qty: number;
+  sku: string;
+  name: string;
+  price: number;
+  vatRate: number;
+  weightKg: number;
+  active: boolean;
+}
+
+function ownerCondition(owner: CartOwner & { tokenHash?: string | null }) {
+  return owner.kind === 'customer'
+    ? eq(carts.customerId, owner.customerId)
+    : eq(carts.tokenHash, owner.tokenHash ?? '');
+}
+
+export async function findCart(db: Db, owner: CartOwner): Promise<CartRow | undefined> {
+  if (owner.kind === 'guest' && owner.tokenHash === null) return undefined;
+  const rows = await db.select().from(carts).where(ownerCondition(owner)).limit(1);
+  return rows[0];
+}
+
+/**
+ * The cart row locked FOR UPDATE: every write to one cart, and place-order, queue up here, so two
+ * concurrent requests never see the same lines as both still there.
+ */
+export async function lockCart(db: Db, owner: CartOwner): Promise<CartRow | undefined> {
+  if (owner.kind === 'guest' && owner.tokenHash === null) return undefined;
+  const rows = await db.select().from(carts).where(ownerCondition(owner)).limit(1).for('update');
+  return rows[0];
+}
+
+/** Creates the cart, or finds the one a concurrent first write has just created (one per owner). */
+export async function createCart(
+  db: Db,
+  owner: { customerId: number } | { tokenHash: string },
+): Promise<void> {
+  await db
+    .insert(carts)
+    .values('customerId' in owner ? { customerId: owner.customerId } : { tokenHash: owner.tokenHash })
+    .onConflictDoNothing();
+}
+
+export async function cartLinesWithProducts(db: Db, cartId: number): Promise<CartLineRow[]> {
+  return db
+    .select({
+      productId: cartLines.productId,
+      qty: cartLines.qty,
+      sku: products.sku,
+      name: products.name,
+      price: products.price,
+      vatRate: products.vatRate,
+      weightKg: products.weightKg,
+      active: products.active,
+    })
+    .from(cartLines)
+    .innerJoin(products, eq(products.id, cartLines.productId))
+    .where(eq(cartLines.cartId, cartId))
+    .orderBy(asc(cartLines.addedAt), asc(cartLines.productId));
+}
+
+export async function countLines(db: Db, cartId: number): Promise<number> {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(cartLines)
+    .where(eq(cartLines.cartId, cartId));
+  return rows[0]?.n ?? 0;
+}
+
+export async function findLineQty(db: Db, cartId: number, productId: number): Promise<number | undefined> {
+  const rows = await db
+    .select({ qty: cartLines.qty })
+    .from(cartLines)
+    .where(and(eq(cartLines.cartId, cartId), eq(cartLines.productId, productId)))
+    .limit(1);
+  return rows[0]?.qty;
+}
+
+/** Sets a line's quantity, creating the line when missing. */
+export async function putLine(db: Db, cartId: number, productId: number, qty: number): Promise<void> {
+  await db
+    .insert(cartLines)
+    .values({ cartId, productId, qty })
+    .onConflictDoUpdate({ target: [cartLines.cartId, cartLines.productId], set: { qty } });
+}
+
+export async function deleteLine(db: Db, cartId: number, productId: number): Promise<void> {
+  await db.delete(cartLines).where(and(eq(cartLines.cartId, cartId), eq(cartLines.productId, productId)));
+}
+
+export async function deleteAllLines(db: Db, cartId: number): Promise<void> {
+  await db.delete(cartLines).where(eq(cartLines.cartId, cartId));
+}
+
+export async function setCoupon(db: Db, cartId: number, code: string | null): Promise<void> {
+  await db.update(carts).set({ couponCode: code, updatedAt: sql`now()` }).where(eq(carts.id, cartId));
+}
+
+export async function touchCart(db: Db, cartId: number): Promise<void> {
+  await db.update(carts).set({ updatedAt: sql`now()` }).where(eq(carts.id, cartId));
+}
+
+/**
+ * Moves a guest cart's lines into the customer's cart, summing quantities (capped at 999), in one
+ * statement; lines over the 200-line limit are dropped, newest first, rather than failing the login.
+ */
+export async function mergeLines(
+  db: Db,
+  fromCartId: number,
+  intoCartId: number,
+  maxLines: number,
+): Promise<void> {
+  await db.execute(sql`
+    insert into cart_line (cart_id, product_id, qty, added_at)
+    select ${intoCartId}, g.product_id, g.qty, g.added_at
+    from cart_line g
+    where g.cart_id = ${fromCartId}
+      and (exists (select 1 from cart_line c where c.cart_id = ${intoCartId} and c.product_id = g.product_id)
+        or g.product_id in (
+          select n.product_id from cart_line n
+          where n.cart_id = ${fromCartId}
+            and not exists (select 1 from cart_line c where c.cart_id = ${intoCartId} and c.product_id = n.product_id)
+          order by n.added_at, n.product_id
+          limit greatest(0, ${maxLines} - (select count(*) from cart_line c where c.cart_id = ${intoCartId}))))
+    on conflict (cart_id, product_id)
+    do update set qty = least(cart_line.qty + excluded.qty, ${CART_MAX_QTY})`);
+}
+
+export async function deleteCart(db: Db, cartId: number): Promise<void> {
+  await db.delete(carts).where(eq(carts.id, cartId));
+}

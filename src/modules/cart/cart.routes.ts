@@ -1,0 +1,126 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { access } from '../../http/access.ts';
+import { Envelope, ok } from '../../http/envelope.ts';
+import { errorResponse } from '../../http/openapi.ts';
+import { perIpLimit } from '../auth/rate-limit.ts';
+import { CartTokenHeader } from '../checkout/checkout.schemas.ts';
+import { AddItemBody, CartJson, CouponBody, ProductIdParams, SetQtyBody } from './cart.schemas.ts';
+import {
+  addItem,
+  applyCoupon,
+  type CartAnswer,
+  type CartDeps,
+  readCart,
+  removeCoupon,
+  removeItem,
+  setItemQty,
+} from './cart.service.ts';
+
+/** Sends a guest's token back in X-Cart-Token (and data.token), so the client keeps using it. */
+function answer(reply: FastifyReply, result: CartAnswer) {
+  if (result.token) reply.header('x-cart-token', result.token);
+  return ok(result.cart);
+}
+
+export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const deps: CartDeps = { db: app.db, config: app.config };
+  const tags = ['cart'];
+  const response = { 200: Envelope(CartJson) };
+  const cartAccess = { access: access.public() };
+  // A cart is personal: never stored by a cache, whoever asks.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('cache-control', 'private, no-store');
+    return payload;
+  });
+
+  app.get(
+    '/rest/cart',
+    { schema: { tags, summary: 'The current cart', headers: CartTokenHeader, response }, config: cartAccess },
+    async (request, reply) =>
+      answer(reply, await readCart(deps, request.caller, request.headers['x-cart-token'])),
+  );
+
+  app.post(
+    '/rest/cart/items',
+    {
+      schema: {
+        tags,
+        summary: 'Add units of a product (to its line)',
+        headers: CartTokenHeader,
+        body: AddItemBody,
+        response: { ...response, 422: errorResponse(422) },
+      },
+      config: cartAccess,
+    },
+    async (request, reply) => {
+      const { productId, qty } = request.body;
+      return answer(
+        reply,
+        await addItem(deps, request.caller, request.headers['x-cart-token'], productId, qty),
+      );
+    },
+  );
+
+  app.patch(
+    '/rest/cart/items/:productId',
+    {
+      schema: {
+        tags,
+        summary: "Set a line's quantity (0 removes it)",
+        headers: CartTokenHeader,
+        params: ProductIdParams,
+        body: SetQtyBody,
+        response: { ...response, 404: errorResponse(404), 422: errorResponse(422) },
+      },
+      config: cartAccess,
+    },
+    async (request, reply) => {
+      const token = request.headers['x-cart-token'];
+      return answer(
+        reply,
+        await setItemQty(deps, request.caller, token, request.params.productId, request.body.qty),
+      );
+    },
+  );
+
+  app.delete(
+    '/rest/cart/items/:productId',
+    {
+      schema: { tags, summary: 'Remove a line', headers: CartTokenHeader, params: ProductIdParams, response },
+      config: cartAccess,
+    },
+    async (request, reply) => {
+      const token = request.headers['x-cart-token'];
+      return answer(reply, await removeItem(deps, request.caller, token, request.params.productId));
+    },
+  );
+
+  app.post(
+    '/rest/cart/coupon',
+    {
+      schema: {
+        tags,
+        summary: 'Apply a coupon code (rate limited per IP)',
+        headers: CartTokenHeader,
+        body: CouponBody,
+        response: { ...response, 422: errorResponse(422) },
+      },
+      config: { ...cartAccess, rateLimit: perIpLimit(app.config, 'couponPerIp') },
+    },
+    async (request, reply) => {
+      const token = request.headers['x-cart-token'];
+      return answer(reply, await applyCoupon(deps, request.caller, token, request.body.code, new Date()));
+    },
+  );
+
+  app.delete(
+    '/rest/cart/coupon',
+    {
+      schema: { tags, summary: 'Remove the coupon', headers: CartTokenHeader, response },
+      config: cartAccess,
+    },
+    async (request, reply) =>
+      answer(reply, await removeCoupon(deps, request.caller, request.headers['x-cart-token'])),
+  );
+};

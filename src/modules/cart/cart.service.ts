@@ -1,0 +1,216 @@
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import type { Caller } from '../../http/access.ts';
+import { AppError } from '../../http/errors.ts';
+import { fromCents } from '../../lib/money.ts';
+import { countRedemptions, findCouponByCode, findProduct } from '../checkout/checkout.repo.ts';
+import { couponProblem } from '../checkout/coupons.ts';
+import { type CartOwner, cartOwnerOf, cartTokenHash, hashCartToken, newCartToken } from './cart-token.ts';
+import {
+  cartLinesWithProducts,
+  countLines,
+  createCart,
+  deleteCart,
+  deleteLine,
+  findCart,
+  findLineQty,
+  lockCart,
+  mergeLines,
+  putLine,
+  setCoupon,
+  touchCart,
+} from './cart.repo.ts';
+import type { CartJsonType } from './cart.schemas.ts';
+import { CART_MAX_LINES, CART_MAX_QTY, type CartRow } from './cart.tables.ts';
+
+export interface CartDeps {
+  db: Db;
+  config: Config;
+}
+
+/** The cart to answer, and the guest token to send back in X-Cart-Token (absent for customers). */
+export interface CartAnswer {
+  cart: CartJsonType;
+  token?: string;
+}
+
+const EMPTY: CartJsonType = { lines: [], couponCode: null, itemCount: 0, goods: 0 };
+
+async function view(db: Db, cart: CartRow | undefined, token: string | undefined): Promise<CartAnswer> {
+  if (!cart) return { cart: { ...EMPTY } };
+  const rows = await cartLinesWithProducts(db, cart.id);
+  let goods = 0;
+  let itemCount = 0;
+  const lines = rows.map((r) => {
+    if (r.active) {
+      goods += r.price * r.qty;
+      itemCount += r.qty;
+    }
+    const lineTotal = fromCents(r.price * r.qty);
+    return {
+      productId: r.productId,
+      name: r.name,
+      unitPrice: fromCents(r.price),
+      qty: r.qty,
+      lineTotal,
+      available: r.active,
+    };
+  });
+  const json: CartJsonType = { lines, couponCode: cart.couponCode, itemCount, goods: fromCents(goods) };
+  if (token) json.token = token;
+  return { cart: json, token };
+}
+
+type CartChange = (tx: Db, cart: CartRow) => Promise<void>;
+
+/**
+ * Runs one cart write in a transaction on the locked cart row. A missing cart is created when `create`
+ * is set: for a guest under a NEW token (an unknown token never names a cart, and a token the client
+ * made up is never adopted), for a customer as their one cart.
+ */
+async function writeCart(
+  deps: CartDeps,
+  caller: Caller,
+  sentToken: string | undefined,
+  create: boolean,
+  change: CartChange,
+): Promise<CartAnswer> {
+  const owner = cartOwnerOf(caller, sentToken);
+  return deps.db.transaction(async (tx) => {
+    let token = owner.kind === 'guest' && owner.tokenHash ? sentToken : undefined;
+    let cart = await lockCart(tx, owner);
+    if (!cart && !create) return view(tx, undefined, undefined);
+    if (!cart) {
+      let fresh: CartOwner = owner;
+      if (owner.kind === 'customer') await createCart(tx, { customerId: owner.customerId });
+      else {
+        token = newCartToken();
+        fresh = { kind: 'guest', tokenHash: hashCartToken(token) };
+        await createCart(tx, { tokenHash: fresh.tokenHash! });
+      }
+      cart = (await lockCart(tx, fresh))!;
+    }
+    await change(tx, cart);
+    await touchCart(tx, cart.id);
+    return view(tx, cart, token);
+  });
+}
+
+async function assertSellable(db: Db, productId: number): Promise<void> {
+  const product = await findProduct(db, productId);
+  if (!product?.active) {
+    throw new AppError('PRODUCT_UNAVAILABLE', `product ${productId} is not available`, [
+      { field: 'productId', message: 'is not available' },
+    ]);
+  }
+}
+
+export async function readCart(
+  deps: CartDeps,
+  caller: Caller,
+  token: string | undefined,
+): Promise<CartAnswer> {
+  const owner = cartOwnerOf(caller, token);
+  const cart = await findCart(deps.db, owner);
+  return view(deps.db, cart, cart ? token : undefined);
+}
+
+/** Adds qty to the product's line (creating it); a line never holds more than 999, a cart more than 200 lines. */
+export function addItem(
+  deps: CartDeps,
+  caller: Caller,
+  token: string | undefined,
+  productId: number,
+  qty: number,
+) {
+  return writeCart(deps, caller, token, true, async (tx, cart) => {
+    await assertSellable(tx, productId);
+    const current = await findLineQty(tx, cart.id, productId);
+    if (current === undefined && (await countLines(tx, cart.id)) >= CART_MAX_LINES) {
+      throw new AppError('UNPROCESSABLE', `a cart holds at most ${CART_MAX_LINES} lines`);
+    }
+    const next = (current ?? 0) + qty;
+    if (next > CART_MAX_QTY) {
+      throw new AppError('UNPROCESSABLE', `a line holds at most ${CART_MAX_QTY} units (now ${current})`, [
+        { field: 'qty', message: `at most ${CART_MAX_QTY - (current ?? 0)} more` },
+      ]);
+    }
+    await putLine(tx, cart.id, productId, next);
+  });
+}
+
+/** Sets a line's quantity; 0 removes it. A line that is not in the cart is a 404. */
+export function setItemQty(
+  deps: CartDeps,
+  caller: Caller,
+  token: string | undefined,
+  productId: number,
+  qty: number,
+) {
+  return writeCart(deps, caller, token, false, async (tx, cart) => {
+    const current = await findLineQty(tx, cart.id, productId);
+    if (current === undefined && qty > 0)
+      throw new AppError('NOT_FOUND', `product ${productId} is not in the cart`);
+    if (qty === 0) return deleteLine(tx, cart.id, productId);
+    if (qty > (current ?? 0)) await assertSellable(tx, productId);
+    await putLine(tx, cart.id, productId, qty);
+  });
+}
+
+/** Removing a line that is not there is not an error: the cart is answered as it is. */
+export function removeItem(deps: CartDeps, caller: Caller, token: string | undefined, productId: number) {
+  return writeCart(deps, caller, token, false, (tx, cart) => deleteLine(tx, cart.id, productId));
+}
+
+/** Applies a coupon that can be used now (active, started, not expired, not used up) or answers 422. */
+export function applyCoupon(
+  deps: CartDeps,
+  caller: Caller,
+  token: string | undefined,
+  code: string,
+  now: Date,
+) {
+  return writeCart(deps, caller, token, true, async (tx, cart) => {
+    const coupon = await findCouponByCode(tx, code.trim());
+    const uses =
+      coupon && coupon.perCustomerLimit !== null && cart.customerId !== null
+        ? await countRedemptions(tx, coupon.id, { customerId: cart.customerId })
+        : null;
+    const problem = couponProblem(coupon, now, uses);
+    if (!coupon || problem) {
+      throw new AppError('COUPON_INVALID', 'the coupon code is not valid', [
+        { field: 'code', message: problem ?? 'COUPON_UNKNOWN' },
+      ]);
+    }
+    await setCoupon(tx, cart.id, coupon.code);
+  });
+}
+
+export function removeCoupon(deps: CartDeps, caller: Caller, token: string | undefined) {
+  return writeCart(deps, caller, token, false, (tx, cart) => setCoupon(tx, cart.id, null));
+}
+
+/**
+ * Moves a guest cart into the customer's at login: quantities summed (capped at 999), the guest's coupon
+ * kept when the customer has none, the guest cart deleted. An unknown token merges nothing.
+ * Locks the guest cart, then the customer's: the same order for every merge of that token.
+ */
+export async function mergeGuestCart(
+  db: Db,
+  cartToken: string | undefined,
+  customerId: number,
+): Promise<void> {
+  const tokenHash = cartTokenHash(cartToken);
+  if (tokenHash === null) return;
+  await db.transaction(async (tx) => {
+    const guest = await lockCart(tx, { kind: 'guest', tokenHash });
+    if (!guest) return;
+    const owner: CartOwner = { kind: 'customer', customerId };
+    await createCart(tx, { customerId });
+    const mine = (await lockCart(tx, owner))!;
+    await mergeLines(tx, guest.id, mine.id, CART_MAX_LINES);
+    if (mine.couponCode === null && guest.couponCode !== null) await setCoupon(tx, mine.id, guest.couponCode);
+    await deleteCart(tx, guest.id);
+    await touchCart(tx, mine.id);
+  });
+}

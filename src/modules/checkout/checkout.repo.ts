@@ -1,0 +1,106 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { products } from '../catalog/catalog.tables.ts';
+import { coupons, gifts } from '../catalog/promotions.tables.ts';
+import { transports } from '../catalog/shipping.tables.ts';
+import { customers } from '../customers/customer.tables.ts';
+import { couponRedemptions } from '../orders/order.tables.ts';
+
+// Reads of the catalog, promotions and customer that the quote needs; all by primary key or unique key.
+
+export interface ProductRef {
+  id: number;
+  sku: string;
+  name: string;
+  price: number;
+  vatRate: number;
+  weightKg: number;
+  active: boolean;
+}
+
+export type TransportRow = typeof transports.$inferSelect;
+export type CouponRow = typeof coupons.$inferSelect;
+export type GiftRuleRow = typeof gifts.$inferSelect;
+
+const productRef = {
+  id: products.id,
+  sku: products.sku,
+  name: products.name,
+  price: products.price,
+  vatRate: products.vatRate,
+  weightKg: products.weightKg,
+  active: products.active,
+};
+
+export async function findProduct(db: Db, id: number): Promise<ProductRef | undefined> {
+  const rows = await db.select(productRef).from(products).where(eq(products.id, id)).limit(1);
+  return rows[0];
+}
+
+export async function findProducts(db: Db, ids: readonly number[]): Promise<ProductRef[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select(productRef)
+    .from(products)
+    .where(inArray(products.id, [...ids]));
+}
+
+export async function findTransport(db: Db, id: number): Promise<TransportRow | undefined> {
+  const rows = await db.select().from(transports).where(eq(transports.id, id)).limit(1);
+  return rows[0];
+}
+
+/** Codes compare case-insensitively, like the unique index on lower(code). */
+export async function findCouponByCode(db: Db, code: string): Promise<CouponRow | undefined> {
+  const rows = await db.select().from(coupons).where(sql`lower(${coupons.code}) = lower(${code})`).limit(1);
+  return rows[0];
+}
+
+/** How often a customer (by id) or a guest (by e-mail) has redeemed a coupon. */
+export async function countRedemptions(
+  db: Db,
+  couponId: number,
+  by: { customerId: number } | { email: string },
+): Promise<number> {
+  const who =
+    'customerId' in by
+      ? eq(couponRedemptions.customerId, by.customerId)
+      : eq(couponRedemptions.email, by.email.toLowerCase());
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(couponRedemptions)
+    .where(and(eq(couponRedemptions.couponId, couponId), who));
+  return rows[0]?.n ?? 0;
+}
+
+export async function findGiftRules(db: Db, ids: readonly number[]): Promise<GiftRuleRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(gifts)
+    .where(inArray(gifts.id, [...ids]));
+}
+
+export interface CustomerStanding {
+  email: string;
+  loyaltyPoints: number;
+  active: boolean;
+}
+
+/**
+ * The customer's e-mail and points; with `lock`, the row is locked (FOR NO KEY UPDATE, which leaves
+ * foreign-key checks of other writers alone) so the balance quoted is the balance spent.
+ */
+export async function findCustomerStanding(
+  db: Db,
+  id: number,
+  lock = false,
+): Promise<CustomerStanding | undefined> {
+  const query = db
+    .select({ email: customers.email, loyaltyPoints: customers.loyaltyPoints, active: customers.active })
+    .from(customers)
+    .where(eq(customers.id, id))
+    .limit(1);
+  const rows = lock ? await query.for('no key update') : await query;
+  return rows[0];
+}

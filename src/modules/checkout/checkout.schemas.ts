@@ -1,0 +1,108 @@
+import { type Static, Type } from '@sinclair/typebox';
+
+// Request and response schemas of the totals quote (spec 4.7, CONTRACT §7) and of place-order (§8).
+// Bodies are closed (additionalProperties: false): a client can never send a price, a discount or a
+// total, and a misspelt field is a 400 rather than silently ignored.
+
+const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const Money = (description: string) => Type.Number({ description: `${description} (gross, decimal)` });
+
+export const PayWay = Type.Union(
+  [Type.Literal('delivery'), Type.Literal('card'), Type.Literal('bank_transfer')],
+  {
+    description: '"delivery" is cash on delivery and adds the transport\'s codFee',
+  },
+);
+
+export const SelectedGiftBody = Type.Object(
+  { giftId: Id, productId: Id, qty: Type.Integer({ minimum: 1, maximum: 999 }) },
+  { additionalProperties: false },
+);
+
+export const totalsFields = {
+  transportId: Type.Optional(Id),
+  countryAlpha2: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$' })),
+  countyAlpha: Type.Optional(Type.String({ minLength: 1, maxLength: 10, pattern: '^[A-Za-z0-9-]+$' })),
+  postalCode: Type.Optional(Type.String({ minLength: 1, maxLength: 16, pattern: '^[A-Za-z0-9 -]+$' })),
+  payWay: Type.Optional(PayWay),
+  redeemPoints: Type.Optional(Type.Boolean()),
+  giftPackaging: Type.Optional(Type.Boolean()),
+  selectedGifts: Type.Optional(Type.Array(SelectedGiftBody, { maxItems: 20 })),
+};
+
+export const TotalsBody = Type.Object(totalsFields, {
+  additionalProperties: false,
+  description: 'Every field is optional; without transportId there is no shipping or delivery cost',
+});
+export type TotalsBodyType = Static<typeof TotalsBody>;
+
+export const CartTokenHeader = Type.Object({
+  'x-cart-token': Type.Optional(
+    Type.String({ maxLength: 200, description: 'Guest cart token; ignored for a customer' }),
+  ),
+});
+
+export const LoyaltyJson = Type.Object({
+  pointSystemEnabled: Type.Boolean(),
+  spendPoints: Type.Integer(),
+  rewardCashPerUnit: Type.Number(),
+  balance: Type.Integer(),
+  redeemablePoints: Type.Integer(),
+  redeemableCash: Type.Number(),
+  canRedeem: Type.Boolean(),
+  wouldExceed: Type.Boolean(),
+});
+
+export const GiftErrorJson = Type.Object({
+  giftId: Type.Integer(),
+  productId: Type.Integer(),
+  reason: Type.String({
+    description:
+      'GIFT_UNKNOWN, GIFT_INACTIVE, GIFT_CART_EMPTY, GIFT_MIN_SUBTOTAL, GIFT_PRODUCT_NOT_ELIGIBLE or GIFT_QTY_EXCEEDED',
+  }),
+});
+
+const totalsProperties = {
+  subtotal: Money('Goods plus the value of accepted gifts'),
+  itemCount: Type.Integer({ description: 'Units in the cart, accepted gifts included' }),
+  shippingCost: Money('Shipping, overweight included'),
+  overweightCost: Money('Already inside shippingCost: never add it again'),
+  deliveryCost: Money('Cash-on-delivery fee'),
+  couponDiscount: Money('Coupon amount deducted from the goods before shipping'),
+  giftPackagingCost: Money('Charged on top'),
+  giftDiscount: Money('Value of the accepted gifts, which are free'),
+  pointsSpend: Type.Integer({ description: 'Points spent' }),
+  pointsCash: Money('Cash value of the points spent'),
+  payableBeforePoints: Money('The total before points: not a term of total'),
+  loyalty: LoyaltyJson,
+  total: Money('The amount charged: payableBeforePoints − pointsCash'),
+};
+
+/** The bare totals object of spec 4.7 (no envelope), with why anything was left out. */
+export const TotalsResponse = Type.Object(
+  {
+    ...totalsProperties,
+    couponError: Type.Optional(
+      Type.String({
+        description:
+          "Present when the cart's coupon was left out: COUPON_UNKNOWN, COUPON_INACTIVE, COUPON_NOT_STARTED, COUPON_EXPIRED, COUPON_USED_UP, COUPON_CUSTOMER_LIMIT or COUPON_MIN_SUBTOTAL",
+      }),
+    ),
+    giftErrors: Type.Optional(
+      Type.Array(GiftErrorJson, {
+        description: 'Present when a selected gift was left out, one entry per gift',
+      }),
+    ),
+    unavailableProducts: Type.Optional(
+      Type.Array(Type.Integer(), {
+        description:
+          'Cart lines left out because their product is inactive or gone; place-order refuses them',
+      }),
+    ),
+  },
+  { $id: 'CheckoutTotals' },
+);
+export type TotalsJson = Static<typeof TotalsResponse>;
+
+/** The figures stored with an order: the quote, without the caller-specific explanations. */
+export const OrderTotals = Type.Object(totalsProperties);

@@ -1,0 +1,169 @@
+import { createHash } from 'node:crypto';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import type { Caller } from '../../http/access.ts';
+import { AppError } from '../../http/errors.ts';
+import { toCents } from '../../lib/money.ts';
+import { deleteAllLines, setCoupon } from '../cart/cart.repo.ts';
+import { cartOwnerOf } from '../cart/cart-token.ts';
+import { recordEvent } from '../events/outbox.ts';
+import { orderJson } from '../orders/order-json.ts';
+import { claimIdempotencyKey, findIdempotencyKey, storeIdempotentAnswer } from '../orders/order.repo.ts';
+import type { OrderJsonType, PlaceOrderBodyType } from '../orders/order.schemas.ts';
+import { getSetting } from '../settings/settings.service.ts';
+import {
+  addressOf,
+  assertOrderable,
+  reserveStock,
+  spendPoints,
+  useCoupon,
+  writeOrder,
+} from './place-order.steps.ts';
+import { quoteCart } from './quote.ts';
+
+export interface PlaceOrderDeps {
+  db: Db;
+  config: Config;
+}
+
+export interface PlaceOrderRequest {
+  caller: Caller;
+  cartToken: string | undefined;
+  idempotencyKey: string | undefined;
+  body: PlaceOrderBodyType;
+  now: Date;
+}
+
+/** What to answer: a new order (201) or the replay of the first answer to the same Idempotency-Key. */
+export interface PlaceOrderAnswer {
+  status: number;
+  body: { success: true; data: OrderJsonType };
+  replayed: boolean;
+}
+
+/** Thrown inside the transaction when the key is taken, so it rolls back before the replay is read. */
+class KeyTaken extends Error {}
+
+/** JSON with keys sorted at every level: equal bodies hash alike whatever their key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    );
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function expectedCents(body: PlaceOrderBodyType): number | undefined {
+  if (body.expectedTotal === undefined) return undefined;
+  try {
+    return toCents(body.expectedTotal);
+  } catch {
+    throw new AppError('VALIDATION_FAILED', 'expectedTotal has more than two decimals', [
+      { field: 'expectedTotal', message: 'must have at most two decimals' },
+    ]);
+  }
+}
+
+interface Buyer {
+  scope: string;
+  customerId: number | null;
+  guestEmail: string | undefined;
+}
+
+/** Who is buying and the scope of their idempotency keys; refuses guests when guest checkout is off. */
+async function buyerOf(deps: PlaceOrderDeps, req: PlaceOrderRequest): Promise<Buyer> {
+  const owner = cartOwnerOf(req.caller, req.cartToken);
+  if (owner.kind === 'customer')
+    return { scope: `customer:${owner.customerId}`, customerId: owner.customerId, guestEmail: undefined };
+  if (!(await getSetting(deps.db, deps.config, 'feature_guest_checkout'))) {
+    throw new AppError('UNAUTHENTICATED', 'guest checkout is turned off: log in to place an order');
+  }
+  if (req.body.email === undefined) {
+    throw new AppError('VALIDATION_FAILED', 'email is required for a guest order', [
+      { field: 'email', message: 'is required for guests' },
+    ]);
+  }
+  if (owner.tokenHash === null) throw new AppError('CART_EMPTY', 'the cart is empty');
+  return { scope: `cart:${owner.tokenHash}`, customerId: null, guestEmail: req.body.email };
+}
+
+/** The whole order in one transaction (CONTRACT §8); any refusal rolls every step back, key row included. */
+async function placeInTransaction(
+  tx: Db,
+  deps: PlaceOrderDeps,
+  req: PlaceOrderRequest,
+  buyer: Buyer,
+  expected?: number,
+) {
+  const quote = await quoteCart(
+    { db: tx, config: deps.config },
+    req.caller,
+    req.cartToken,
+    req.body,
+    req.now,
+    {
+      forUpdate: true,
+      guestEmail: buyer.guestEmail,
+    },
+  );
+  if (buyer.customerId !== null && !quote.customer?.active) {
+    throw new AppError('UNAUTHENTICATED', 'the customer account is closed');
+  }
+  assertOrderable(quote, expected);
+  const email = buyer.guestEmail ?? req.body.email ?? quote.customer?.email ?? '';
+  await reserveStock(tx, quote);
+  const couponId = await useCoupon(tx, quote, buyer.customerId, email);
+  await spendPoints(tx, buyer.customerId, quote.totals.pointsSpend);
+  const stored = await writeOrder(tx, quote, couponId, {
+    customerId: buyer.customerId,
+    email,
+    address: addressOf(req.body, email),
+    payWay: req.body.payWay ?? null,
+  });
+  const cartId = quote.cart!.id;
+  await deleteAllLines(tx, cartId);
+  await setCoupon(tx, cartId, null);
+  const { order } = stored;
+  await recordEvent(tx, 'order.placed', {
+    orderId: order.id,
+    number: order.number,
+    customerId: order.customerId,
+    total: order.total,
+    currency: order.currency,
+  });
+  return orderJson(order, stored.lines);
+}
+
+/**
+ * Places the caller's cart as an order. With an Idempotency-Key, the key row is inserted first in the
+ * same transaction: a concurrent duplicate waits on the unique (scope, key) until this one commits and
+ * then replays it, or until it rolls back and then runs itself. Refusals are not stored: a retry after
+ * a 409/422 runs again (the client may have fixed the cause).
+ */
+export async function placeOrder(deps: PlaceOrderDeps, req: PlaceOrderRequest): Promise<PlaceOrderAnswer> {
+  const buyer = await buyerOf(deps, req);
+  const expected = expectedCents(req.body);
+  const key = req.idempotencyKey;
+  const requestHash = createHash('sha256').update(canonical(req.body)).digest('hex');
+  try {
+    return await deps.db.transaction(async (tx) => {
+      if (key !== undefined && !(await claimIdempotencyKey(tx, buyer.scope, key, requestHash)))
+        throw new KeyTaken();
+      const body = { success: true as const, data: await placeInTransaction(tx, deps, req, buyer, expected) };
+      if (key !== undefined) await storeIdempotentAnswer(tx, buyer.scope, key, 201, body);
+      return { status: 201, body, replayed: false };
+    });
+  } catch (err) {
+    if (!(err instanceof KeyTaken) || key === undefined) throw err;
+  }
+  const stored = await findIdempotencyKey(deps.db, buyer.scope, key);
+  if (!stored)
+    throw new AppError('CONFLICT', 'a request with this Idempotency-Key is being processed; retry');
+  if (stored.requestHash !== requestHash) {
+    throw new AppError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used with another request body');
+  }
+  return { status: stored.status, body: stored.response as PlaceOrderAnswer['body'], replayed: true };
+}

@@ -1,0 +1,175 @@
+import type { Db } from '../../db/client.ts';
+import { AppError, type ErrorDetail } from '../../http/errors.ts';
+import { changePoints, insertLedgerEntry } from '../loyalty/loyalty.repo.ts';
+import { insertOrder, insertRedemption, type NewOrderLine, type StoredOrder } from '../orders/order.repo.ts';
+import type { AddressJsonType, PlaceOrderBodyType } from '../orders/order.schemas.ts';
+import { countRedemptions } from './checkout.repo.ts';
+import type { Quote, QuotedLine } from './quote.ts';
+import { takeCouponUse, takeStock } from './reservations.repo.ts';
+import { figuresOf } from './totals-json.ts';
+
+// The steps of place-order after the quote, each inside the one transaction of placeOrder.
+
+/** Refuses a quote that cannot become an order as it stands: nothing is charged that was not shown. */
+export function assertOrderable(quote: Quote, expectedTotal: number | undefined): void {
+  const t = quote.totals;
+  if (quote.lines.length === 0 && quote.unavailable.length === 0)
+    throw new AppError('CART_EMPTY', 'the cart is empty');
+  if (quote.unavailable.length) {
+    const details = quote.unavailable.map((id) => ({
+      field: 'productId',
+      message: `${id} is no longer available`,
+    }));
+    throw new AppError('PRODUCT_UNAVAILABLE', 'some products in the cart are no longer available', details);
+  }
+  if (quote.transport === null) {
+    throw new AppError('TRANSPORT_INVALID', 'choose a transport (transportId) to place an order', [
+      { field: 'transportId', message: 'is required to place an order' },
+    ]);
+  }
+  if (t.couponError) {
+    throw new AppError('COUPON_INVALID', 'the coupon in the cart cannot be used', [
+      { field: 'couponCode', message: t.couponError },
+    ]);
+  }
+  if (t.giftErrors.length) {
+    const details = t.giftErrors.map((e) => ({
+      field: 'selectedGifts',
+      message: `gift ${e.giftId}/product ${e.productId}: ${e.reason}`,
+    }));
+    throw new AppError('GIFT_INVALID', 'a selected gift cannot be given', details);
+  }
+  if (expectedTotal !== undefined && expectedTotal !== t.total) {
+    throw new AppError('TOTAL_CHANGED', 'the total has changed since it was shown; quote again', [
+      { field: 'expectedTotal', message: `the total is now ${(t.total / 100).toFixed(2)}` },
+    ]);
+  }
+}
+
+/** Units per product, lines and gifts together, in product id order: the one order every writer locks in. */
+function unitsByProduct(lines: readonly QuotedLine[]): [number, number][] {
+  const units = new Map<number, number>();
+  for (const l of lines) units.set(l.productId, (units.get(l.productId) ?? 0) + l.qty);
+  return [...units.entries()].sort((a, b) => a[0] - b[0]);
+}
+
+/** Takes the stock of every line and gift; the first shortfall refuses the order (the caller rolls back). */
+export async function reserveStock(tx: Db, quote: Quote): Promise<void> {
+  const missing: ErrorDetail[] = [];
+  for (const [productId, qty] of unitsByProduct([...quote.lines, ...quote.gifts])) {
+    if (!(await takeStock(tx, productId, qty))) {
+      missing.push({ field: 'productId', message: `${productId}: fewer than ${qty} units in stock` });
+      break;
+    }
+  }
+  if (missing.length) throw new AppError('OUT_OF_STOCK', 'not enough stock for this order', missing);
+}
+
+/**
+ * Counts the coupon's use with a guarded UPDATE (which also locks the coupon row), then re-counts this
+ * buyer's uses: behind that lock the count includes every committed order of the same coupon.
+ */
+export async function useCoupon(
+  tx: Db,
+  quote: Quote,
+  customerId: number | null,
+  email: string,
+): Promise<number | null> {
+  const coupon = quote.coupon;
+  if (!coupon) return null;
+  const refuse = (why: string) =>
+    new AppError('COUPON_INVALID', 'the coupon cannot be used', [{ field: 'couponCode', message: why }]);
+  if (!(await takeCouponUse(tx, coupon.id))) throw refuse('COUPON_USED_UP');
+  if (coupon.perCustomerLimit !== null) {
+    const uses = await countRedemptions(tx, coupon.id, customerId !== null ? { customerId } : { email });
+    if (uses >= coupon.perCustomerLimit) throw refuse('COUPON_CUSTOMER_LIMIT');
+  }
+  return coupon.id;
+}
+
+/** Spends the quoted points; the customer row was locked before the quote, so this only fails on a bug or a race we missed. */
+export async function spendPoints(tx: Db, customerId: number | null, points: number): Promise<void> {
+  if (customerId === null || points === 0) return;
+  if ((await changePoints(tx, customerId, -points)) === undefined) {
+    throw new AppError('TOTAL_CHANGED', 'the points balance has changed; quote again');
+  }
+}
+
+export function addressOf(body: PlaceOrderBodyType, email: string): AddressJsonType {
+  return {
+    firstName: body.firstName,
+    lastName: body.lastName,
+    phone: body.phone,
+    email,
+    street: body.street,
+    city: body.city,
+    countyAlpha: body.countyAlpha ?? null,
+    countryAlpha2: body.countryAlpha2.toUpperCase(),
+    postalCode: body.postalCode ?? null,
+  };
+}
+
+function orderLines(quote: Quote): NewOrderLine[] {
+  const line = (l: QuotedLine, giftId: number | null): NewOrderLine => ({
+    productId: l.productId,
+    sku: l.sku,
+    name: l.name,
+    unitPrice: l.unitPrice,
+    qty: l.qty,
+    vatRate: l.vatRate,
+    lineTotal: l.unitPrice * l.qty,
+    giftId,
+  });
+  return [...quote.lines.map((l) => line(l, null)), ...quote.gifts.map((g) => line(g, g.giftId))];
+}
+
+export interface OrderParties {
+  customerId: number | null;
+  email: string;
+  address: AddressJsonType;
+  payWay: string | null;
+}
+
+/** Writes the order with the quote's figures, its line snapshots, the coupon redemption and the points ledger. */
+export async function writeOrder(
+  tx: Db,
+  quote: Quote,
+  couponId: number | null,
+  who: OrderParties,
+): Promise<StoredOrder> {
+  const t = quote.totals;
+  const lines = orderLines(quote);
+  const stored = await insertOrder(
+    tx,
+    {
+      customerId: who.customerId,
+      email: who.email,
+      currency: quote.settings.currency,
+      total: t.total,
+      totals: figuresOf(t),
+      address: who.address,
+      vatBreakdown: t.vatBreakdown,
+      couponId,
+      couponCode: quote.coupon?.code ?? null,
+      pointsSpent: t.pointsSpend,
+      transportId: quote.transport?.id ?? null,
+      transportName: quote.transport?.name ?? null,
+      payWay: who.payWay,
+      giftPackaging: quote.giftPackaging,
+    },
+    lines,
+  );
+  const orderId = stored.order.id;
+  if (couponId !== null) {
+    await insertRedemption(tx, { couponId, orderId, customerId: who.customerId, email: who.email });
+  }
+  if (who.customerId !== null && t.pointsSpend > 0) {
+    await insertLedgerEntry(tx, {
+      customerId: who.customerId,
+      delta: -t.pointsSpend,
+      reason: 'redeemed',
+      orderId,
+    });
+  }
+  return stored;
+}

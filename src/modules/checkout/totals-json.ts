@@ -1,0 +1,78 @@
+import { fromCents } from '../../lib/money.ts';
+import type { TotalsJson } from './checkout.schemas.ts';
+import type { LoyaltySummary, TotalsResult } from './totals.ts';
+
+// The HTTP edge of the quote: cents become JSON numbers with at most two decimals, here only.
+
+/** The figures of spec 4.7, in cents, as stored in an order's snapshot. */
+export interface TotalsFigures {
+  subtotal: number;
+  itemCount: number;
+  shippingCost: number;
+  overweightCost: number;
+  deliveryCost: number;
+  couponDiscount: number;
+  giftPackagingCost: number;
+  giftDiscount: number;
+  pointsSpend: number;
+  pointsCash: number;
+  payableBeforePoints: number;
+  loyalty: LoyaltySummary;
+  total: number;
+}
+
+export function figuresOf(t: TotalsResult): TotalsFigures {
+  return {
+    subtotal: t.subtotal,
+    itemCount: t.itemCount,
+    shippingCost: t.shippingCost,
+    overweightCost: t.overweightCost,
+    deliveryCost: t.deliveryCost,
+    couponDiscount: t.couponDiscount,
+    giftPackagingCost: t.giftPackagingCost,
+    giftDiscount: t.giftDiscount,
+    pointsSpend: t.pointsSpend,
+    pointsCash: t.pointsCash,
+    payableBeforePoints: t.payableBeforePoints,
+    loyalty: t.loyalty,
+    total: t.total,
+  };
+}
+
+function loyaltyJson(l: LoyaltySummary): TotalsJson['loyalty'] {
+  return {
+    ...l,
+    rewardCashPerUnit: fromCents(l.rewardCashPerUnit),
+    redeemableCash: fromCents(l.redeemableCash),
+  };
+}
+
+/** Cents → decimals for every money figure; counts and points stay integers. */
+export function figuresJson(
+  f: TotalsFigures,
+): Omit<TotalsJson, 'couponError' | 'giftErrors' | 'unavailableProducts'> {
+  return {
+    subtotal: fromCents(f.subtotal),
+    itemCount: f.itemCount,
+    shippingCost: fromCents(f.shippingCost),
+    overweightCost: fromCents(f.overweightCost),
+    deliveryCost: fromCents(f.deliveryCost),
+    couponDiscount: fromCents(f.couponDiscount),
+    giftPackagingCost: fromCents(f.giftPackagingCost),
+    giftDiscount: fromCents(f.giftDiscount),
+    pointsSpend: f.pointsSpend,
+    pointsCash: fromCents(f.pointsCash),
+    payableBeforePoints: fromCents(f.payableBeforePoints),
+    loyalty: loyaltyJson(f.loyalty),
+    total: fromCents(f.total),
+  };
+}
+
+/** The totals answer: the figures, plus why a coupon, a gift or a cart line was left out. */
+export function totalsJson(t: TotalsResult, unavailable: readonly number[]): TotalsJson {
+  const json: TotalsJson = figuresJson(figuresOf(t));
+  if (t.couponError) json.couponError = t.couponError;
+  if (t.giftErrors.length) json.giftErrors = t.giftErrors.map((e) => ({ ...e }));
+  if (unavailable.length) json.unavailableProducts = [...unavailable];
+  return json;
+}

@@ -1,0 +1,40 @@
+import { and, eq, gte, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { customers } from '../customers/customer.tables.ts';
+import { type LedgerReason, loyaltyLedger } from './loyalty.tables.ts';
+
+/**
+ * Adds delta (negative to spend) to a balance in one guarded UPDATE that never lets it go below 0;
+ * the new balance, or undefined when the customer is unknown or the points are not there.
+ */
+export async function changePoints(db: Db, customerId: number, delta: number): Promise<number | undefined> {
+  const rows = await db
+    .update(customers)
+    .set({ loyaltyPoints: sql`${customers.loyaltyPoints} + ${delta}`, updatedAt: sql`now()` })
+    .where(and(eq(customers.id, customerId), gte(sql`${customers.loyaltyPoints} + ${delta}`, 0)))
+    .returning({ balance: customers.loyaltyPoints });
+  return rows[0]?.balance;
+}
+
+export interface LedgerEntry {
+  customerId: number;
+  delta: number;
+  reason: LedgerReason;
+  orderId?: number | null;
+  note?: string | null;
+  actor?: string | null;
+}
+
+export async function insertLedgerEntry(db: Db, entry: LedgerEntry) {
+  const [row] = await db.insert(loyaltyLedger).values(entry).returning();
+  return row;
+}
+
+export async function customerExists(db: Db, customerId: number): Promise<boolean> {
+  const rows = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(eq(customers.id, customerId))
+    .limit(1);
+  return rows.length === 1;
+}

@@ -1,0 +1,168 @@
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import type { OrderStatus } from './order-states.ts';
+import {
+  couponRedemptions,
+  idempotencyKeys,
+  type SalesOrderLineRow,
+  type SalesOrderRow,
+  salesOrderLines,
+  salesOrders,
+} from './order.tables.ts';
+
+export type NewOrder = typeof salesOrders.$inferInsert;
+export type NewOrderLine = Omit<typeof salesOrderLines.$inferInsert, 'orderId'>;
+
+export interface StoredOrder {
+  order: SalesOrderRow;
+  lines: SalesOrderLineRow[];
+}
+
+export async function insertOrder(db: Db, order: NewOrder, lines: NewOrderLine[]): Promise<StoredOrder> {
+  const [row] = await db.insert(salesOrders).values(order).returning();
+  const stored = lines.length
+    ? await db
+        .insert(salesOrderLines)
+        .values(lines.map((l) => ({ ...l, orderId: row.id })))
+        .returning()
+    : [];
+  return { order: row, lines: stored };
+}
+
+export async function linesOf(db: Db, orderId: number): Promise<SalesOrderLineRow[]> {
+  return db
+    .select()
+    .from(salesOrderLines)
+    .where(eq(salesOrderLines.orderId, orderId))
+    .orderBy(asc(salesOrderLines.id));
+}
+
+/** One order; with `customerId`, only when it is that customer's (the owner filter is in SQL). */
+export async function findOrder(
+  db: Db,
+  id: number,
+  customerId?: number,
+  lock = false,
+): Promise<SalesOrderRow | undefined> {
+  const where =
+    customerId === undefined
+      ? eq(salesOrders.id, id)
+      : and(eq(salesOrders.id, id), eq(salesOrders.customerId, customerId));
+  const query = db.select().from(salesOrders).where(where).limit(1);
+  const rows = lock ? await query.for('update') : await query;
+  return rows[0];
+}
+
+export interface OrderPageQuery {
+  customerId?: number;
+  status?: OrderStatus;
+  limit: number;
+  offset: number;
+}
+
+/** A page of orders, newest first, and how many match; counting never loads the rows. */
+export async function pageOrders(
+  db: Db,
+  q: OrderPageQuery,
+): Promise<{ rows: SalesOrderRow[]; total: number }> {
+  const conditions = [
+    q.customerId === undefined ? undefined : eq(salesOrders.customerId, q.customerId),
+    q.status === undefined ? undefined : eq(salesOrders.status, q.status),
+  ];
+  const where = and(...conditions);
+  const rows = await db
+    .select()
+    .from(salesOrders)
+    .where(where)
+    .orderBy(desc(salesOrders.id))
+    .limit(q.limit)
+    .offset(q.offset);
+  const counted = await db.select({ n: sql<number>`count(*)::int` }).from(salesOrders).where(where);
+  return { rows, total: counted[0]?.n ?? 0 };
+}
+
+export async function linesOfOrders(db: Db, orderIds: number[]): Promise<Map<number, SalesOrderLineRow[]>> {
+  const byOrder = new Map<number, SalesOrderLineRow[]>(orderIds.map((id) => [id, []]));
+  if (orderIds.length === 0) return byOrder;
+  const rows = await db
+    .select()
+    .from(salesOrderLines)
+    .where(inArray(salesOrderLines.orderId, orderIds))
+    .orderBy(asc(salesOrderLines.id));
+  for (const row of rows) byOrder.get(row.orderId)?.push(row);
+  return byOrder;
+}
+
+export async function setStatus(db: Db, id: number, status: OrderStatus): Promise<SalesOrderRow> {
+  const [row] = await db
+    .update(salesOrders)
+    .set({ status, updatedAt: sql`now()` })
+    .where(eq(salesOrders.id, id))
+    .returning();
+  return row;
+}
+
+export async function insertRedemption(
+  db: Db,
+  r: { couponId: number; orderId: number; customerId: number | null; email: string },
+): Promise<void> {
+  await db.insert(couponRedemptions).values({ ...r, email: r.email.toLowerCase() });
+}
+
+export async function deleteRedemption(db: Db, orderId: number): Promise<void> {
+  await db.delete(couponRedemptions).where(eq(couponRedemptions.orderId, orderId));
+}
+
+// Idempotency keys: the row is inserted inside the order's transaction, so the unique (scope, key)
+// makes a concurrent duplicate wait for the first to commit (then replay it) or roll back (then run).
+
+export interface StoredAnswer {
+  requestHash: string;
+  status: number;
+  response: unknown;
+}
+
+/** Claims a key; false when it is taken (by a committed request: read it with findIdempotencyKey). */
+export async function claimIdempotencyKey(
+  db: Db,
+  scope: string,
+  key: string,
+  requestHash: string,
+): Promise<boolean> {
+  const rows = await db
+    .insert(idempotencyKeys)
+    .values({ scope, key, requestHash, status: 0, response: {} })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key });
+  return rows.length === 1;
+}
+
+export async function storeIdempotentAnswer(
+  db: Db,
+  scope: string,
+  key: string,
+  status: number,
+  response: unknown,
+): Promise<void> {
+  await db
+    .update(idempotencyKeys)
+    .set({ status, response })
+    .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
+}
+
+export async function findIdempotencyKey(
+  db: Db,
+  scope: string,
+  key: string,
+): Promise<StoredAnswer | undefined> {
+  const rows = await db
+    .select({
+      requestHash: idempotencyKeys.requestHash,
+      status: idempotencyKeys.status,
+      response: idempotencyKeys.response,
+    })
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)))
+    .limit(1);
+  return rows[0];
+}

@@ -1,0 +1,83 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { access } from '../../http/access.ts';
+import { Envelope, ListEnvelope, ok } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
+import { errorResponse } from '../../http/openapi.ts';
+import { Role } from '../auth/roles.ts';
+import { OrderIdParams, OrderJson, OrderListQuery, TransitionBody } from './order.schemas.ts';
+import { listOrders, showOrder, transitionOrder } from './order.service.ts';
+
+export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const deps = { db: app.db, config: app.config };
+  const tags = ['order'];
+  const readAccess = { access: access.customerOrAdmin(Role.Orders) };
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('cache-control', 'private, no-store');
+    return payload;
+  });
+
+  app.get(
+    '/rest/order/order',
+    {
+      schema: {
+        tags,
+        summary: "Orders, newest first (a customer's own; all for the back office)",
+        querystring: OrderListQuery,
+        response: { 200: ListEnvelope(OrderJson) },
+      },
+      config: readAccess,
+    },
+    async (request) => listOrders(deps, request.caller, request.query),
+  );
+
+  app.get(
+    '/rest/order/order/item',
+    {
+      schema: {
+        tags,
+        summary: 'The first order of the list that matches (newest first)',
+        querystring: Type.Omit(OrderListQuery, ['page', 'limit']),
+        response: { 200: Envelope(OrderJson), 404: errorResponse(404) },
+      },
+      config: readAccess,
+    },
+    async (request) => {
+      const first = (await listOrders(deps, request.caller, { ...request.query, limit: 1 })).data[0];
+      if (!first) throw new AppError('NOT_FOUND', 'no order matches');
+      return ok(first);
+    },
+  );
+
+  app.get(
+    '/rest/order/order/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One order',
+        params: OrderIdParams,
+        response: { 200: Envelope(OrderJson), 404: errorResponse(404) },
+      },
+      config: readAccess,
+    },
+    async (request) => ok(await showOrder(deps, request.caller, request.params.id)),
+  );
+
+  app.post(
+    '/rest/order/order/:id/transition',
+    {
+      schema: {
+        tags,
+        summary: 'Move an order to another status (cancel returns stock, coupon use and points)',
+        params: OrderIdParams,
+        body: TransitionBody,
+        response: { 200: Envelope(OrderJson), 404: errorResponse(404), 409: errorResponse(409) },
+      },
+      config: { access: access.admin(Role.Orders) },
+    },
+    async (request) => {
+      const actor = request.caller.kind === 'admin' ? request.caller.sub : 'unknown';
+      return ok(await transitionOrder(deps, request.params.id, request.body.to, actor));
+    },
+  );
+};

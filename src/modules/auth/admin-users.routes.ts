@@ -12,11 +12,11 @@ function rolesOf(caller: Caller): number[] {
   return caller.kind === 'admin' ? caller.roles : [];
 }
 
-/** `system/admin-user`: database back-office users (CONTRACT §4), Admin role (3). */
-export const adminUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const tags = ['system'];
-  const config = { access: access.admin(Role.Admin) };
+type TypedApp = Parameters<FastifyPluginAsyncTypebox>[0];
+const tags = ['system'];
+const config = { access: access.admin(Role.Admin) };
 
+function readRoutes(app: TypedApp): void {
   app.get(
     PATH,
     {
@@ -47,7 +47,9 @@ export const adminUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => ok(await getAdminUser(app.db, request.params.id)),
   );
+}
 
+function writeRoutes(app: TypedApp): void {
   app.post(
     PATH,
     {
@@ -80,4 +82,10 @@ export const adminUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) =>
       ok(await updateAdminUser(app.db, rolesOf(request.caller), request.params.id, request.body)),
   );
+}
+
+/** `system/admin-user`: database back-office users (CONTRACT §4), Admin role (3). */
+export const adminUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  readRoutes(app);
+  writeRoutes(app);
 };

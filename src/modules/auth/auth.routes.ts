@@ -48,54 +48,55 @@ function accountKey(request: FastifyRequest): string {
   return normaliseLogin(body.username ?? body.email ?? '');
 }
 
-export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const deps: AuthDeps = { db: app.db, tokens: app.tokens, config: app.config };
-  const tags = ['auth'];
+type TypedApp = Parameters<FastifyPluginAsyncTypebox>[0];
+const tags = ['auth'];
 
-  for (const ctx of CONTEXTS) {
-    const login = ctx === 'admin' ? loginAdmin : loginCustomer;
-    app.post(
-      `/rest/auth/${ctx}/login`,
-      {
-        schema: { tags, summary: `Log in (${ctx})`, body: LoginBody, response: { 200: TokenPair } },
-        config: { access: access.public(), rateLimit: perIpLimit(app.config, 'loginPerIp') },
-        preHandler: perKeyLimit(app, 'loginPerAccount', `login:${ctx}`, accountKey),
-      },
-      async (request) => login(deps, loginName(request.body), request.body.password),
-    );
+/** Login, refresh and logout of one context. */
+function sessionRoutes(app: TypedApp, deps: AuthDeps, ctx: AuthContext): void {
+  const login = ctx === 'admin' ? loginAdmin : loginCustomer;
+  app.post(
+    `/rest/auth/${ctx}/login`,
+    {
+      schema: { tags, summary: `Log in (${ctx})`, body: LoginBody, response: { 200: TokenPair } },
+      config: { access: access.public(), rateLimit: perIpLimit(app.config, 'loginPerIp') },
+      preHandler: perKeyLimit(app, 'loginPerAccount', `login:${ctx}`, accountKey),
+    },
+    async (request) => login(deps, loginName(request.body), request.body.password),
+  );
 
-    app.post(
-      `/rest/auth/${ctx}/refresh`,
-      {
-        schema: {
-          tags,
-          summary: `New access token (${ctx})`,
-          body: RefreshBody,
-          response: { 200: AccessTokenOnly },
-        },
-        config: { access: access.public(), rateLimit: perIpLimit(app.config, 'refreshPerIp') },
+  app.post(
+    `/rest/auth/${ctx}/refresh`,
+    {
+      schema: {
+        tags,
+        summary: `New access token (${ctx})`,
+        body: RefreshBody,
+        response: { 200: AccessTokenOnly },
       },
-      async (request) => refreshAccess(deps, ctx, request.body.refresh_token),
-    );
+      config: { access: access.public(), rateLimit: perIpLimit(app.config, 'refreshPerIp') },
+    },
+    async (request) => refreshAccess(deps, ctx, request.body.refresh_token),
+  );
 
-    app.post(
-      `/rest/auth/${ctx}/logout`,
-      {
-        schema: {
-          tags,
-          summary: `Revoke a refresh token (${ctx})`,
-          body: RefreshBody,
-          response: { 200: SuccessOnly },
-        },
-        config: { access: access.public(), rateLimit: perIpLimit(app.config, 'refreshPerIp') },
+  app.post(
+    `/rest/auth/${ctx}/logout`,
+    {
+      schema: {
+        tags,
+        summary: `Revoke a refresh token (${ctx})`,
+        body: RefreshBody,
+        response: { 200: SuccessOnly },
       },
-      async (request) => {
-        await logout(deps, ctx, request.body.refresh_token);
-        return { success: true as const };
-      },
-    );
-  }
+      config: { access: access.public(), rateLimit: perIpLimit(app.config, 'refreshPerIp') },
+    },
+    async (request) => {
+      await logout(deps, ctx, request.body.refresh_token);
+      return { success: true as const };
+    },
+  );
+}
 
+function profileRoutes(app: TypedApp, deps: AuthDeps): void {
   app.get(
     '/rest/auth/admin/me',
     {
@@ -117,7 +118,9 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => ok(await customerProfile(deps, customerIdOf(request.caller))),
   );
+}
 
+function customerAccountRoutes(app: TypedApp, deps: AuthDeps): void {
   app.post(
     '/rest/auth/customer/register',
     {
@@ -130,6 +133,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: access.public(), rateLimit: perIpLimit(app.config, 'registerPerIp') },
     },
     async (request, reply) => {
+      // Only the known fields go on: anything else in the body is ignored, never stored.
       const { email, password, firstName, lastName, phone, newsletter } = request.body;
       const pair = await registerCustomer(deps, { email, password, firstName, lastName, phone, newsletter });
       return reply.status(201).send(pair);
@@ -156,4 +160,12 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return { success: true as const };
     },
   );
+}
+
+/** The authentication endpoints of both contexts (spec 4.1–4.4, CONTRACT §3). */
+export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const deps: AuthDeps = { db: app.db, tokens: app.tokens, config: app.config };
+  for (const ctx of CONTEXTS) sessionRoutes(app, deps, ctx);
+  profileRoutes(app, deps);
+  customerAccountRoutes(app, deps);
 };

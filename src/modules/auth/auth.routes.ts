@@ -4,6 +4,7 @@ import { access, customerIdOf } from '../../http/access.ts';
 import { Envelope, ok, SuccessOnly } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { errorResponse } from '../../http/openapi.ts';
+import { mergeGuestCartAtLogin } from '../cart/cart.service.ts';
 import {
   AccessTokenOnly,
   AdminProfile,
@@ -61,7 +62,13 @@ function sessionRoutes(app: TypedApp, deps: AuthDeps, ctx: AuthContext): void {
       config: { access: access.public(), rateLimit: perIpLimit(app.config, 'loginPerIp') },
       preHandler: perKeyLimit(app, 'loginPerAccount', `login:${ctx}`, accountKey),
     },
-    async (request) => login(deps, loginName(request.body), request.body.password),
+    async (request) => {
+      const pair = await login(deps, loginName(request.body), request.body.password);
+      // A guest's cart follows the customer who logs in with its X-Cart-Token (src/modules/cart).
+      if (ctx === 'customer')
+        await mergeGuestCartAtLogin(deps.db, app.tokens, request.headers['x-cart-token'], pair.access_token);
+      return pair;
+    },
   );
 
   app.post(

@@ -28,6 +28,11 @@ export async function findCart(db: Db, owner: CartOwner): Promise<CartRow | unde
   return rows[0];
 }
 
+export async function findCartById(db: Db, id: number): Promise<CartRow | undefined> {
+  const rows = await db.select().from(carts).where(eq(carts.id, id)).limit(1);
+  return rows[0];
+}
+
 /**
  * The cart row locked FOR UPDATE: every write to one cart, and place-order, queue up here, so two
  * concurrent requests never see the same lines as both still there.

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import type { Caller } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import { fromCents } from '../../lib/money.ts';
+import type { AccessTokens } from '../auth/tokens.ts';
 import { countRedemptions, findCouponByCode, findProduct } from '../checkout/checkout.repo.ts';
 import { couponProblem } from '../checkout/coupons.ts';
 import { type CartOwner, cartOwnerOf, cartTokenHash, hashCartToken, newCartToken } from './cart-token.ts';
@@ -13,6 +14,7 @@ import {
   deleteCart,
   deleteLine,
   findCart,
+  findCartById,
   findLineQty,
   lockCart,
   mergeLines,
@@ -92,7 +94,7 @@ async function writeCart(
     }
     await change(tx, cart);
     await touchCart(tx, cart.id);
-    return view(tx, cart, token);
+    return view(tx, await findCartById(tx, cart.id), token);
   });
 }
 
@@ -213,4 +215,20 @@ export async function mergeGuestCart(
     await deleteCart(tx, guest.id);
     await touchCart(tx, mine.id);
   });
+}
+
+/**
+ * The login hook: after a successful customer login that carried X-Cart-Token, merges that guest cart
+ * into the customer's. Reads the customer id from the access token just issued, so the login code
+ * needs no change beyond this one call.
+ */
+export async function mergeGuestCartAtLogin(
+  db: Db,
+  tokens: AccessTokens,
+  cartToken: string | string[] | undefined,
+  accessToken: string,
+): Promise<void> {
+  if (typeof cartToken !== 'string') return;
+  const claims = await tokens.verify(accessToken);
+  if (claims.ctx === 'customer') await mergeGuestCart(db, cartToken, Number(claims.sub));
 }

@@ -96,6 +96,12 @@ export function relationAllowed(resource: Resource, relation: string, scope: Sco
 }
 
 const itemSchemas = new WeakMap<Resource, Map<string, TObject>>();
+/** The scopes that may read a resource at all. */
+const READERS: Record<Resource['def']['read']['access'], readonly Scope[]> = {
+  public: ['public', 'customer', 'backend'],
+  owner: ['customer', 'backend'],
+  backend: ['backend'],
+};
 
 /** One entity as a caller of `scope` sees it, with the relations it may embed (nested to `depth`). */
 export function itemSchema(resource: Resource, scope: Scope, depth = MAX_RELATION_DEPTH, annotate = false): TObject {
@@ -108,7 +114,15 @@ export function itemSchema(resource: Resource, scope: Scope, depth = MAX_RELATIO
   const hit = cache.get(key);
   if (hit) return hit;
   const props: Record<string, TSchema> = {};
-  for (const f of resource.readable[scope]) props[f.name] = fieldSchema(f, annotate);
+  // The documented schema (annotate) stands for every scope that reads the resource: a field
+  // only some of them read is optional there, so each caller's answer matches the document.
+  const readers = annotate ? READERS[resource.def.read.access] : [scope];
+  for (const f of resource.fields) {
+    const readBy = readers.filter((s) => resource.readable[s].includes(f));
+    if (readBy.length === 0) continue;
+    const schema = fieldSchema(f, annotate);
+    props[f.name] = readBy.length === readers.length ? schema : Type.Optional(schema);
+  }
   if (depth > 0) {
     for (const [name, rel] of Object.entries(resource.def.relations ?? {})) {
       if (!relationAllowed(resource, name, scope)) continue;

@@ -4,7 +4,14 @@ import fc from 'fast-check';
 import { testEngine } from '../helpers/database.ts';
 import { type LoggedApp, startLoggedApp } from '../helpers/hardening/app.ts';
 import { report, seedOf, sized, Tally } from '../helpers/hardening/figures.ts';
-import { adminToken, createFixtures, registerCustomer, ROOT } from '../helpers/hardening/fixtures.ts';
+import {
+  adminToken,
+  createFixtures,
+  registerCustomer,
+  remember,
+  ROOT,
+} from '../helpers/hardening/fixtures.ts';
+import { knownIssueOf } from '../helpers/hardening/known-issues.ts';
 import { internalLeak } from '../helpers/hardening/leaks.ts';
 import {
   fetchOpenApi,
@@ -26,6 +33,8 @@ interface Finding {
   kind: '5xx' | 'undocumented status' | 'schema violation' | 'internal leak' | 'non-JSON body';
   request: string;
   detail: string;
+  /** Set when the finding is a known, reported defect (see known-issues.ts). */
+  known?: string;
 }
 
 /** Statuses an answer may carry for an operation: the documented ones. */
@@ -43,12 +52,14 @@ describe(`fuzzing every operation of the OpenAPI document (FC_SEED=${SEED})`, ()
   let fx: Fixtures;
   let created: Map<string, number>;
   const tokens = { guest: '', customer: '', admin: '' };
+  let customerId = 0;
 
   before(async () => {
     t = await startLoggedApp({ staticUsers: [ROOT] });
     ops = operationsOf(await fetchOpenApi(t.app));
     const customer = await registerCustomer(t.app, 'fuzz');
     tokens.customer = customer.token;
+    customerId = customer.id;
     tokens.admin = await adminToken(t.app, [1]);
     ({ fx, created } = await createFixtures(t.app, ops, tokens, customer, { perCollection: 3, seed: SEED }));
   });
@@ -81,31 +92,41 @@ describe(`fuzzing every operation of the OpenAPI document (FC_SEED=${SEED})`, ()
       if (!perOp.has(key)) perOp.set(key, new Tally());
       perOp.get(key)!.add(res.statusCode);
       const label = `${req.caller} ${req.method} ${req.url.slice(0, 160)} [${req.variant}] → ${res.statusCode}`;
+      const found = (kind: Finding['kind'], detail: string) => {
+        const known = knownIssueOf({ kind, method: req.method, path: req.op.path, status: res.statusCode });
+        findings.push({ kind, request: label, detail, known: known?.id });
+      };
       if (res.statusCode >= 500) {
         const cause = t.errors.get(String(res.headers['x-request-id'])) ?? '';
-        findings.push({
-          kind: '5xx',
-          request: label,
-          detail: `${res.body.slice(0, 200)} cause: ${cause.slice(0, 400)}`,
-        });
+        found('5xx', `${res.body.slice(0, 200)} cause: ${cause.slice(0, 400)}`);
       }
-      if (!documented(req.op, res.statusCode)) {
-        findings.push({ kind: 'undocumented status', request: label, detail: res.body.slice(0, 200) });
-      }
+      if (!documented(req.op, res.statusCode)) found('undocumented status', res.body.slice(0, 200));
       const leak = internalLeak(res.body);
-      if (leak) findings.push({ kind: 'internal leak', request: label, detail: leak });
-      if (res.statusCode === 304 || res.body === '') return;
-      let json: unknown;
-      try {
-        json = JSON.parse(res.body);
-      } catch {
-        findings.push({ kind: 'non-JSON body', request: label, detail: res.body.slice(0, 120) });
-        return;
+      if (leak) found('internal leak', leak);
+      if (res.statusCode !== 304 && res.body !== '') {
+        let json: unknown;
+        try {
+          json = JSON.parse(res.body);
+        } catch {
+          found('non-JSON body', res.body.slice(0, 120));
+        }
+        const schema = req.op.responses.get(String(res.statusCode));
+        const error = json !== undefined && schema ? validator.check(schema, json) : null;
+        if (error) found('schema violation', error);
       }
-      const schema = req.op.responses.get(String(res.statusCode));
-      if (schema) {
-        const error = validator.check(schema, json);
-        if (error) findings.push({ kind: 'schema violation', request: label, detail: error });
+      // The Superuser may delete the fuzz customer; its token would then stand for no account
+      // (a separate known issue), so carry on with a new customer.
+      if (
+        req.op.path === '/rest/customer/customer/{id}' &&
+        req.method === 'DELETE' &&
+        res.statusCode === 200
+      ) {
+        if (req.url.split('?')[0].endsWith(`/${customerId}`)) {
+          const next = await registerCustomer(t.app, 'fuzz');
+          tokens.customer = next.token;
+          customerId = next.id;
+          remember(fx, '/rest/customer/customer', next.id);
+        }
       }
     };
 
@@ -116,7 +137,11 @@ describe(`fuzzing every operation of the OpenAPI document (FC_SEED=${SEED})`, ()
     const polluted = ({} as Record<string, unknown>).polluted;
 
     const byKind = new Tally();
-    for (const f of findings) byKind.add(f.kind);
+    const known = new Tally();
+    for (const f of findings) {
+      if (f.known) known.add(f.known);
+      else byKind.add(f.kind);
+    }
     const opsWith2xx = [...perOp.values()].filter((tally) =>
       [...tally.counts.keys()].some((s) => s.startsWith('2')),
     ).length;
@@ -131,13 +156,14 @@ describe(`fuzzing every operation of the OpenAPI document (FC_SEED=${SEED})`, ()
       schemaViolations: byKind.get('schema violation'),
       leaks: byKind.get('internal leak'),
       nonJson: byKind.get('non-JSON body'),
+      knownIssues: known.toString() || 'none',
       opsWith2xx,
       statuses: statuses.toString(),
       fixtures: [...created.entries()].map(([p, n]) => `${p.replace('/rest/', '')}:${n}`).join(','),
     });
     const sample = (kind: Finding['kind']) =>
       findings
-        .filter((f) => f.kind === kind)
+        .filter((f) => f.kind === kind && !f.known)
         .slice(0, 8)
         .map((f) => `  ${f.request}\n    ${f.detail}`)
         .join('\n');

@@ -130,6 +130,18 @@ export async function createFixtures(
     });
     remember(fx, 'productId', id);
   }
+  // Guest carts, so cart and checkout operations also meet tokens that exist.
+  if (ops.some((op) => op.method === 'POST' && op.path === '/rest/cart/items')) {
+    for (const productId of (fx.pools.get('productId') ?? []).slice(0, 2)) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/rest/cart/items',
+        payload: { productId, qty: 1 },
+      });
+      const cartToken = res.headers['x-cart-token'];
+      if (typeof cartToken === 'string') remember(fx, 'x-cart-token', cartToken);
+    }
+  }
   const settings = await app.inject({
     method: 'GET',
     url: '/rest/system/setting',

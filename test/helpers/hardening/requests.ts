@@ -77,6 +77,25 @@ function pathArb(op: Operation, fx: Fixtures): fc.Arbitrary<Record<string, strin
   return fc.record(model);
 }
 
+/** Header parameters (cart token, idempotency key): each sent half of the time, known values first. */
+function headerArb(op: Operation, fx: Fixtures): fc.Arbitrary<Record<string, string>> {
+  const model: Record<string, fc.Arbitrary<string | undefined>> = {};
+  for (const p of op.parameters.filter((q) => q.in === 'header')) {
+    const known = fx.pathValues.get(p.name.toLowerCase()) ?? [];
+    // Header values must be printable ASCII, or the HTTP client refuses to send them.
+    const generated = validArb(p.schema, fx.pools, p.name)
+      .map(String)
+      .filter((v) => /^[\x21-\x7e]*$/.test(v));
+    const value = known.length ? fc.oneof(fc.constantFrom(...known).map(String), generated) : generated;
+    model[p.name.toLowerCase()] = fc.option(value, { nil: undefined });
+  }
+  return fc.record(model).map((h) => {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = v;
+    return out;
+  });
+}
+
 function queryValueArb(p: Parameter, fx: Fixtures): fc.Arbitrary<string> {
   const name = p.name;
   if (RANGE_KEY.test(name)) {
@@ -299,6 +318,7 @@ function buildUrl(
 
 interface Draft {
   path: Record<string, string>;
+  headers: Record<string, string>;
   query: [string, string][];
   body: unknown;
   caller: CallerKind;
@@ -315,7 +335,7 @@ function withProp(body: unknown, name: string, value: unknown): unknown {
 
 function mutate(op: Operation, draft: Draft, mutation: Mutation | 'valid', n: number): FuzzRequest {
   let { body, query } = draft;
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...draft.headers };
   let payload: string | undefined;
   let rawPath = false;
   const path = { ...draft.path };
@@ -419,6 +439,7 @@ function mutate(op: Operation, draft: Draft, mutation: Mutation | 'valid', n: nu
 export function requestArb(op: Operation, fx: Fixtures): fc.Arbitrary<FuzzRequest> {
   const draft = fc.record({
     path: pathArb(op, fx),
+    headers: headerArb(op, fx),
     query: queryArb(op, fx),
     body: op.body ? validArb(op.body, fx.pools) : fc.constant(undefined),
     caller: fc.constantFrom<CallerKind>('guest', 'customer', 'admin'),

@@ -2,6 +2,7 @@ import { buildApp, loggerOptions } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { DataDirLockedError } from './db/lock.ts';
+import { seedDemoAtStart } from './modules/demo/seed.ts';
 
 async function main() {
   const config = loadConfig();
@@ -11,6 +12,8 @@ async function main() {
     poolSize: config.databasePoolSize,
   });
   await database.migrate();
+  // An empty catalog gets the demo shop (SEED_DEMO=0 turns it off); the logins are printed once.
+  await seedDemoAtStart(database.db, config, (text) => console.log(text));
   const app = await buildApp({ config, database, logger: loggerOptions(config) });
 
   let stopping = false;

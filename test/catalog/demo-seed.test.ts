@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { DEMO_SECRET, parseConfig } from '../../src/config.ts';
+import { queryRows } from '../../src/db/client.ts';
+import { demoLogins, type SeedResult, seedDemoShop } from '../../src/modules/demo/seed.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+
+type Json = Record<string, unknown>;
+
+const shopConfig = JSON.parse(readFileSync(new URL('../../config/shop.json', import.meta.url), 'utf8')) as Json;
+
+describe('demo shop on an empty database', () => {
+  let t: TestApp;
+  let first: SeedResult;
+
+  before(async () => {
+    t = await startTestApp({ config: { staticUsers: shopConfig.staticUsers, settings: shopConfig.settings } });
+    first = await seedDemoShop(t.database.db);
+  });
+  after(() => t.close());
+
+  const count = async (query: ReturnType<typeof sql>) =>
+    Number((await queryRows<{ n: number }>(t.database.db, query))[0].n);
+
+  test('when seeded, then a realistic shop: 300+ products in 10+ categories, some inactive, brands and stock', async () => {
+    assert.equal(first.seeded, true);
+    const db = t.database.db;
+    assert.ok((await count(sql`select count(*)::int as n from product`)) >= 300);
+    assert.ok((await count(sql`select count(*)::int as n from category`)) >= 10);
+    assert.ok((await count(sql`select count(*)::int as n from product where not active`)) > 0);
+    assert.ok((await count(sql`select count(distinct brand)::int as n from product`)) >= 10);
+    assert.ok((await count(sql`select count(*)::int as n from product where stock_qty = 0`)) > 0);
+    assert.ok((await count(sql`select count(*)::int as n from product where weight_kg > 0`)) >= 300);
+    assert.ok((await count(sql`select count(*)::int as n from product where reference_price > price`)) > 0, 'some on sale');
+    assert.equal(await count(sql`select count(*)::int as n from product p where not exists (select 1 from product_price_history h where h.product_id = p.id)`), 0);
+    assert.ok((await count(sql`select count(*)::int as n from transport where free_shipping_threshold is not null and overweight_price_per_kg > 0 and cod_fee > 0`)) >= 1);
+    assert.equal(await count(sql`select count(distinct type)::int as n from coupon`), 2);
+    assert.ok((await count(sql`select count(*)::int as n from gift where active`)) >= 1);
+    assert.ok((await count(sql`select count(*)::int as n from reel`)) >= 3);
+    assert.ok((await count(sql`select count(*)::int as n from slider where group_id = 1`)) >= 3);
+    assert.ok(db);
+  });
+
+  test('when seeded, then the demo customer has loyalty points and can log in', async () => {
+    const rows = await queryRows<{ loyalty_points: number }>(t.database.db, sql`select loyalty_points from customer where email = 'demo@example.com'`);
+    assert.ok(rows[0].loyalty_points > 0);
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/rest/auth/customer/login',
+      payload: { username: 'demo@example.com', password: 'demo-customer-pw' },
+    });
+    assert.equal(login.statusCode, 200, login.body);
+    const token = login.json().access_token as string;
+    const wishlist = await t.app.inject({ method: 'GET', url: '/rest/customer/wishlist', headers: { authorization: `Bearer ${token}` } });
+    assert.ok(wishlist.json().pagination.total > 0);
+  });
+
+  test('when the shipped config is used, then the demo admin logs in and the home hero group exists', async () => {
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/rest/auth/admin/login',
+      payload: { username: 'admin@example.com', password: 'demo-admin-pw' },
+    });
+    assert.equal(login.statusCode, 200, login.body);
+    const config = (await t.app.inject({ method: 'GET', url: '/rest/v1/storefront-config' })).json().data;
+    const group = await t.app.inject({ method: 'GET', url: `/rest/cms/slider-group/${config.home.heroSliderGroupId}?with=sliders` });
+    assert.equal(group.statusCode, 200);
+    assert.ok((group.json().data.sliders as Json[]).length >= config.home.heroSliderLimit);
+    assert.equal((shopConfig.auth as Json).secret, DEMO_SECRET);
+    assert.doesNotThrow(() => parseConfig(shopConfig), 'config/shop.json is a valid configuration');
+  });
+
+  test('when guests browse the demo shop, then only active products, with categories and a page of 15', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/rest/product/product?with=category&sort=-price' });
+    const active = await count(sql`select count(*)::int as n from product where active`);
+    assert.equal(res.json().pagination.total, active);
+    assert.equal(res.json().data.length, 15);
+    assert.ok((res.json().data as Json[]).every((p) => p.active === true));
+  });
+
+  test('when seeding runs again, then it refuses and changes nothing', async () => {
+    const before = await count(sql`select count(*)::int as n from product`);
+    const again = await seedDemoShop(t.database.db);
+    assert.deepEqual(again, { seeded: false, products: before });
+    assert.equal(await count(sql`select count(*)::int as n from product`), before);
+    assert.ok(first.seeded && demoLogins(t.config, first.counts).includes('demo@example.com'));
+  });
+});

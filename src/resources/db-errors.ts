@@ -22,6 +22,10 @@ function pgError(err: unknown): PgErrorLike | undefined {
   return undefined;
 }
 
+export function isForeignKeyViolation(err: unknown): boolean {
+  return pgError(err)?.code === '23503';
+}
+
 /** The resource field a violation's detail names ("Key (lower(code))=(x)" → code). */
 function fieldOf(resource: Resource, detail: string | undefined): string {
   const inner = /Key \((.+?)\)=/.exec(detail ?? '')?.[1] ?? '';

@@ -1,5 +1,6 @@
 // The resource framework: one definition per entity drives its routes, queries and schemas.
 export { type CachePolicy, cachingHook } from './caching.ts';
+export { isForeignKeyViolation } from './db-errors.ts';
 export { defineResource } from './define.ts';
 export { FieldError, field, type FieldOptions, INT32_MAX } from './fields.ts';
 export { appliedPageSize, DEFAULT_PAGE_SIZE, paginationOf } from './pagination.ts';

@@ -64,7 +64,13 @@ async function inTransaction<T>(
   try {
     return await rctx.db.transaction((tx) => work(writeContext(rctx, tx as unknown as Db)));
   } catch (err) {
-    throw mapDbError(err, resource, op);
+    const mapped = mapDbError(err, resource, op);
+    // A customer's own rows reference the customer: a missing one means the token outlived its account.
+    const owner = resource.ownerField?.name;
+    if (rctx.caller.kind === 'customer' && mapped instanceof AppError && mapped.details?.[0]?.field === owner) {
+      throw new AppError('UNAUTHENTICATED', 'the account of this token no longer exists');
+    }
+    throw mapped;
   }
 }
 

@@ -165,6 +165,16 @@ describe('access scopes and owner rows (spec 5.3)', () => {
     assert.equal(hash.statusCode, 400);
   });
 
+  test('when a deleted customer’s token still writes, then 401 (not a foreign-key fault)', async () => {
+    const goneId = await insertCustomer(t.database.db);
+    const gone = await customerHeaders(t.app, goneId);
+    assert.equal((await t.app.inject({ method: 'DELETE', url: `/rest/customer/customer/${goneId}`, headers: admin })).statusCode, 200);
+    const wish = await t.app.inject({ method: 'POST', url: '/rest/customer/wishlist', headers: gone, payload: { productId: product.id } });
+    assert.equal(wish.statusCode, 401);
+    const addr = await t.app.inject({ method: 'POST', url: '/rest/customer/address', headers: gone, payload: address });
+    assert.equal(addr.statusCode, 401);
+  });
+
   test('when guests or customers read coupons, then 401/403; admins read them', async () => {
     assert.equal((await get('/rest/checkout/coupon')).statusCode, 401);
     assert.equal((await get('/rest/checkout/coupon', alice)).statusCode, 403);

@@ -2,7 +2,6 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { access, customerIdOf } from '../../http/access.ts';
 import { SuccessOnly } from '../../http/envelope.ts';
-import { AppError } from '../../http/errors.ts';
 import { errorResponse } from '../../http/openapi.ts';
 import {
   cachingHook,
@@ -14,7 +13,7 @@ import {
   showEntity,
 } from '../../resources/index.ts';
 import { addressResource, customerResource, wishlistResource } from './customers.resources.ts';
-import { addToWishlist, removeFromWishlist } from './wishlist.repo.ts';
+import { addWishlistEntry, removeWishlistEntry } from './wishlist.service.ts';
 
 const ProductId = Type.Integer({ minimum: 1, maximum: INT32_MAX });
 const WishlistEntry = oneResponse(itemSchema(wishlistResource, 'customer', 0));
@@ -40,12 +39,7 @@ export const customersModule: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       const { productId } = request.body as { productId: number };
-      const entry = await addToWishlist(app.db, customerIdOf(request.caller), productId);
-      if (!entry) {
-        throw new AppError('UNPROCESSABLE', 'productId refers to no available product', [
-          { field: 'productId', message: 'refers to no available product' },
-        ]);
-      }
+      const entry = await addWishlistEntry(app.db, customerIdOf(request.caller), productId);
       const result = await showEntity(requestContext(request), wishlistResource, entry.id);
       return reply.code(entry.created ? 201 : 200).send(result);
     },
@@ -65,8 +59,7 @@ export const customersModule: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { productId } = request.params as { productId: number };
-      const removed = await removeFromWishlist(app.db, customerIdOf(request.caller), productId);
-      if (!removed) throw new AppError('NOT_FOUND', `product ${productId} is not in the wishlist`);
+      await removeWishlistEntry(app.db, customerIdOf(request.caller), productId);
       return { success: true as const };
     },
   );

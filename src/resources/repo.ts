@@ -17,21 +17,30 @@ export interface PageRequest {
   offset: number;
 }
 
-export async function selectRows(db: Db, resource: Resource, page: PageRequest): Promise<Row[]> {
+/** The page statement, unexecuted (tests EXPLAIN it through `.toSQL()`). */
+export function pageQuery(db: Db, resource: Resource, page: PageRequest) {
   const query = db
     .select(page.selection)
     .from(resource.def.table)
     .where(page.where)
     .orderBy(...page.order)
     .limit(page.limit);
-  return (page.offset > 0 ? query.offset(page.offset) : query) as Promise<Row[]>;
+  return page.offset > 0 ? query.offset(page.offset) : query;
 }
 
-export async function countRows(db: Db, resource: Resource, where: SQL | undefined): Promise<number> {
-  const rows = await db
+export async function selectRows(db: Db, resource: Resource, page: PageRequest): Promise<Row[]> {
+  return (await pageQuery(db, resource, page)) as Row[];
+}
+
+export function countQuery(db: Db, resource: Resource, where: SQL | undefined) {
+  return db
     .select({ n: sql<number>`count(*)`.mapWith(Number) })
     .from(resource.def.table)
     .where(where);
+}
+
+export async function countRows(db: Db, resource: Resource, where: SQL | undefined): Promise<number> {
+  const rows = await countQuery(db, resource, where);
   return rows[0]?.n ?? 0;
 }
 

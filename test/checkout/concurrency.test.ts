@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../src/db/client.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { testEngine } from '../helpers/database.ts';
+import {
+  adminToken,
+  call,
+  fillCart,
+  makeCoupon,
+  makeCustomer,
+  makeProduct,
+  makeTransport,
+  placeOrder,
+  type Who,
+} from './fixtures.ts';
+
+// Races that must be decided by the database. PGlite runs one transaction at a time, so there these
+// only check the outcome; on PostgreSQL (TEST_DATABASE_URL, pool of 20) they really race.
+
+function tally(statuses: number[]): Record<number, number> {
+  const out: Record<number, number> = {};
+  for (const s of statuses) out[s] = (out[s] ?? 0) + 1;
+  return out;
+}
+
+describe(`concurrent checkouts (${testEngine})`, () => {
+  let t: TestApp;
+  let transportId: number;
+  const one = async <T>(query: ReturnType<typeof sql>) => (await queryRows<T>(t.app.db, query))[0];
+
+  before(async () => {
+    t = await startTestApp();
+    transportId = await makeTransport(t.app.db, { price: 0 });
+  });
+  after(async () => t.close());
+
+  test('when 20 place-orders race on one cart, then exactly one order is made and the rest find the cart empty', async () => {
+    const p = await makeProduct(t.app.db, { stockQty: 1000 });
+    const who = await fillCart(t.app, {}, [[p, 3]]);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => placeOrder(t.app, who, { transportId, email: 'race@example.com' })),
+    );
+    const counts = tally(answers.map((a) => a.statusCode));
+    assert.deepEqual(counts, { 201: 1, 422: 19 });
+    for (const a of answers) if (a.statusCode === 422) assert.equal(a.json().error.code, 'CART_EMPTY');
+    const stock = await one<{ s: number }>(sql`select stock_qty as s from product where id = ${p}`);
+    assert.equal(stock.s, 997);
+  });
+
+  test('when 20 retries with one Idempotency-Key race, then one order is made and every answer is that order', async () => {
+    const p = await makeProduct(t.app.db, { stockQty: 1000 });
+    const ada = await makeCustomer(t.app);
+    await fillCart(t.app, { token: ada.token }, [[p, 1]]);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => placeOrder(t.app, { token: ada.token }, { transportId }, 'same-key')),
+    );
+    assert.deepEqual(tally(answers.map((a) => a.statusCode)), { 201: 20 });
+    assert.equal(new Set(answers.map((a) => a.json().data.id)).size, 1);
+    const n = await one<{ n: number }>(sql`select count(*)::int as n from sales_order where customer_id = ${ada.id}`);
+    assert.equal(n.n, 1);
+  });
+
+  test('when 100 buyers race for the last 10 units, then exactly 10 orders, stock 0, and 90 answers 409 OUT_OF_STOCK', async () => {
+    const p = await makeProduct(t.app.db, { stockQty: 10 });
+    const carts: Who[] = [];
+    for (let i = 0; i < 100; i++) carts.push(await fillCart(t.app, {}, [[p, 1]]));
+    const answers = await Promise.all(
+      carts.map((who, i) => placeOrder(t.app, who, { transportId, email: `buyer${i}@example.com` })),
+    );
+    assert.deepEqual(tally(answers.map((a) => a.statusCode)), { 201: 10, 409: 90 });
+    for (const a of answers) if (a.statusCode === 409) assert.equal(a.json().error.code, 'OUT_OF_STOCK');
+    const stock = await one<{ s: number }>(sql`select stock_qty as s from product where id = ${p}`);
+    assert.equal(stock.s, 0);
+    const lines = await one<{ n: number }>(sql`select coalesce(sum(qty), 0)::int as n from sales_order_line where product_id = ${p}`);
+    assert.equal(lines.n, 10);
+  });
+
+  test('when 50 customers race for a coupon limited to 5 uses, then it is used exactly 5 times', async () => {
+    const p = await makeProduct(t.app.db, { stockQty: 1000 });
+    const coupon = await makeCoupon(t.app.db, { usageLimit: 5 });
+    const buyers: Who[] = [];
+    for (let i = 0; i < 50; i++) {
+      const me = { token: (await makeCustomer(t.app)).token };
+      await fillCart(t.app, me, [[p, 1]]);
+      const applied = await call(t.app, 'POST', '/rest/cart/coupon', me, { code: coupon.code });
+      assert.equal(applied.statusCode, 200);
+      buyers.push(me);
+    }
+    const answers = await Promise.all(buyers.map((me) => placeOrder(t.app, me, { transportId })));
+    assert.deepEqual(tally(answers.map((a) => a.statusCode)), { 201: 5, 422: 45 });
+    for (const a of answers) if (a.statusCode === 422) assert.equal(a.json().error.code, 'COUPON_INVALID');
+    const used = await one<{ used: number; redeemed: number }>(
+      sql`select used_count as used, (select count(*)::int from coupon_redemption where coupon_id = ${coupon.id}) as redeemed from coupon where id = ${coupon.id}`,
+    );
+    assert.deepEqual(used, { used: 5, redeemed: 5 });
+  });
+
+  test("when orders redeeming points race with admin deductions, then the balance never goes negative and the ledger sums to it", async () => {
+    const p = await makeProduct(t.app.db, { price: 10_000, stockQty: 1000 });
+    const ada = await makeCustomer(t.app);
+    const admin = await adminToken(t.app, [3]);
+    const credit = await call(t.app, 'POST', '/rest/loyalty/adjustment', { token: admin }, { customerId: ada.id, delta: 1000, note: 'welcome' });
+    assert.equal(credit.statusCode, 200, credit.body);
+    await fillCart(t.app, { token: ada.token }, [[p, 1]]);
+    const orders = Array.from({ length: 10 }, () => placeOrder(t.app, { token: ada.token }, { transportId, redeemPoints: true }));
+    const deductions = Array.from({ length: 10 }, () =>
+      call(t.app, 'POST', '/rest/loyalty/adjustment', { token: admin }, { customerId: ada.id, delta: -300, note: 'race' }),
+    );
+    const answers = await Promise.all([...orders, ...deductions]);
+    const placed = answers.slice(0, 10).filter((a) => a.statusCode === 201);
+    assert.equal(placed.length, 1, 'one cart, one order');
+    for (const a of answers.slice(10)) assert.ok([200, 422].includes(a.statusCode), a.body);
+    const state = await one<{ balance: number; ledger: number }>(
+      sql`select loyalty_points as balance, (select coalesce(sum(delta), 0)::int from loyalty_ledger where customer_id = ${ada.id}) as ledger from customer where id = ${ada.id}`,
+    );
+    assert.ok(state.balance >= 0);
+    assert.equal(state.ledger, state.balance);
+    const spent = placed[0].json().data.pointsSpent as number;
+    const deducted = answers.slice(10).filter((a) => a.statusCode === 200).length * 300;
+    assert.equal(state.balance, 1000 - spent - deducted);
+  });
+});

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { access } from '../../http/access.ts';
 import { Envelope, ListEnvelope, ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
@@ -7,6 +8,12 @@ import { errorResponse } from '../../http/openapi.ts';
 import { Role } from '../auth/roles.ts';
 import { OrderIdParams, OrderJson, OrderListQuery, TransitionBody } from './order.schemas.ts';
 import { listOrders, showOrder, transitionOrder } from './order.service.ts';
+
+/** `limit=` (empty) means the default page size, as in the resource lists (src/resources/routes.ts). */
+async function emptyLimitIsDefault(request: FastifyRequest): Promise<void> {
+  const query = request.query as Record<string, unknown>;
+  if (query.limit === '') delete query.limit;
+}
 
 export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const deps = { db: app.db, config: app.config };
@@ -27,6 +34,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ListEnvelope(OrderJson) },
       },
       config: readAccess,
+      preValidation: emptyLimitIsDefault,
     },
     async (request) => listOrders(deps, request.caller, request.query),
   );

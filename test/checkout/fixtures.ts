@@ -141,7 +141,7 @@ function headersOf(who: Who, extra: Record<string, string> = {}): Record<string,
 
 export function call(
   app: App,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   url: string,
   who: Who = {},
   payload?: unknown,

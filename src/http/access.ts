@@ -79,8 +79,10 @@ export function installAccessGuard(route: RouteOptions): void {
   if (!rule) throw new Error(`route ${route.method} ${route.url} declares no config.access`);
   if (rule.kind === 'public') return;
   const guard = async (request: FastifyRequest, _reply: FastifyReply) => checkAccess(rule, request.caller);
-  const existing = route.preHandler;
-  route.preHandler = existing ? [guard, ...(Array.isArray(existing) ? existing : [existing])] : [guard];
+  // At onRequest, before the body is read or validated: a caller without access learns nothing
+  // about the input rules, and no work is spent on a body that will be refused.
+  const existing = route.onRequest;
+  route.onRequest = existing ? [guard, ...(Array.isArray(existing) ? existing : [existing])] : [guard];
   if (route.schema && !route.schema.hide) {
     const schema = route.schema as Record<string, unknown> & { response?: Record<string, unknown> };
     schema.security = [{ bearer: [] }];

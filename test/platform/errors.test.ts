@@ -111,6 +111,19 @@ describe('errors and request ids', () => {
     assert.equal(res.json().error.code, 'UNAUTHENTICATED');
   });
 
+  test('when a caller without access sends a bad body, then access is refused before the body is judged', async () => {
+    const noToken = await app.inject({ method: 'POST', url: '/rest/system/admin-user', payload: {} });
+    assert.equal(noToken.statusCode, 401);
+    const customer = await app.tokens.sign({ sub: '1', ctx: 'customer' });
+    const asCustomer = await app.inject({
+      method: 'POST',
+      url: '/rest/system/admin-user',
+      headers: { authorization: `Bearer ${customer}` },
+      payload: { nope: true },
+    });
+    assert.equal(asCustomer.statusCode, 403);
+  });
+
   test('when a request carries an Authorization header, then the log never shows it', async () => {
     await app.inject({ method: 'GET', url: '/health/live', headers: { authorization: 'Bearer secret-token-xyz' } });
     assert.ok(logLines.length > 0);

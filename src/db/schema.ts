@@ -11,3 +11,4 @@ export * from '../modules/events/outbox.tables.ts';
 export * from '../modules/loyalty/loyalty.tables.ts';
 export * from '../modules/orders/order.tables.ts';
 export * from '../modules/settings/settings.tables.ts';
+export * from '../resources/versions.tables.ts';

@@ -8,5 +8,6 @@ export { itemEntity, listEntities, showEntity } from './read.service.ts';
 export type { Row } from './repo.ts';
 export { registerResource, requestContext } from './routes.ts';
 export { itemSchema, listResponse, oneResponse } from './schemas.ts';
+export { CUSTOMER_ID } from './sql.ts';
 export * from './types.ts';
 export { createEntity, deleteEntity, updateEntity } from './write.service.ts';

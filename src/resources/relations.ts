@@ -2,7 +2,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { WithTree } from './list-query.ts';
 import { type Row, selectByKeys } from './repo.ts';
 import { toJsonRows } from './rows.ts';
-import { orderFor, selectionFor, visibility } from './sql.ts';
+import { customerParam, orderFor, selectionFor, shapeKey, visibility } from './sql.ts';
 import type { FieldInfo, ReadContext, RelationDef, Resource } from './types.ts';
 
 // Embeds `with=` relations: ONE query per relation for the whole page (WHERE key IN (...)),
@@ -58,16 +58,23 @@ async function embedOne(ctx: ReadContext, resource: Resource, rows: Row[], name:
   let related: Row[] = [];
   if (keys.length > 0) {
     const keyField = rel.kind === 'many' ? target.field.get(rel.key)! : target.field.get('id')!;
+    const extra = [keyField, ...relationKeyFields(target, sub)];
     related = await selectByKeys(ctx.db, target, {
-      selection: selectionFor(target, ctx, [keyField, ...relationKeyFields(target, sub)]),
-      key: keyField.column as PgColumn,
-      keys,
-      where: visibility(target, ctx),
-      order: orderFor(target, target.defaultSort),
-      limit: rel.kind === 'many' ? (rel.limit ?? MANY_LIMIT) : keys.length,
+      shape: shapeKey(target, ctx, { filters: [], search: null, sort: target.defaultSort }, extra),
+      build: () => ({
+        selection: selectionFor(target, ctx, extra),
+        key: keyField.column as PgColumn,
+        where: visibility(target, ctx),
+        order: orderFor(target, target.defaultSort),
+      }),
+      values: {
+        keys,
+        limit: rel.kind === 'many' ? (rel.limit ?? MANY_LIMIT) : keys.length,
+        customerId: customerParam(ctx),
+      },
     });
-    await embedRelations(ctx, target, related, sub);
     toJsonRows(target, ctx, related);
+    await embedRelations(ctx, target, related, sub);
   }
   attach(rows, name, rel, related);
 }

@@ -1,35 +1,75 @@
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { hash } from 'node:crypto';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import type { Selection } from './sql.ts';
 import type { Resource } from './types.ts';
 
-// The statements of the generic resources. Every read is bounded by LIMIT; counting never
-// loads rows.
+// The statements of the generic resources. Reads are prepared once per shape (the SQL text
+// depends only on which filters, sort and scope a request uses) and then executed with the
+// request's values: no query building per request, and PostgreSQL keeps the named statement.
+// Every read is bounded by LIMIT; counting never loads rows.
 
 export type Row = Record<string, unknown>;
 
-export interface PageRequest {
+interface Prepared {
+  execute(values?: Record<string, unknown>): Promise<unknown>;
+}
+
+/** Reads executed by the framework since start: lets tests (and a metrics endpoint) check there is no query per row. */
+export const readStatistics = { statements: 0 };
+
+const MAX_STATEMENTS = 2000;
+const statements = new WeakMap<Db, Map<string, Prepared>>();
+
+/** The prepared statement of a shape, built on first use. Named after the shape, so one name is one SQL text. */
+function prepared(db: Db, shape: string, build: (name: string) => Prepared): Prepared {
+  let byShape = statements.get(db);
+  if (!byShape) {
+    byShape = new Map();
+    statements.set(db, byShape);
+  }
+  let statement = byShape.get(shape);
+  if (!statement) {
+    statement = build(`rs_${hash('sha1', shape, 'hex').slice(0, 24)}`);
+    if (byShape.size >= MAX_STATEMENTS) byShape.delete(byShape.keys().next().value as string);
+    byShape.set(shape, statement);
+  }
+  return statement;
+}
+
+/** What a page statement is built from; only called when its shape is not prepared yet. */
+export interface PageParts {
   selection: Selection;
   where: SQL | undefined;
   order: SQL[];
+}
+
+export interface PageRequest {
+  /** Everything that changes the SQL text (see shapeKey). */
+  shape: string;
+  build: () => PageParts;
+  /** Placeholder values (filters, search, customerId; see paramValues). */
+  values: Record<string, unknown>;
   limit: number;
   offset: number;
 }
 
-/** The page statement, unexecuted (tests EXPLAIN it through `.toSQL()`). */
-export function pageQuery(db: Db, resource: Resource, page: PageRequest) {
-  const query = db
-    .select(page.selection)
+/** The page statement with placeholders, unexecuted (tests EXPLAIN it through `.toSQL()`). */
+export function pageQuery(db: Db, resource: Resource, parts: PageParts) {
+  return db
+    .select(parts.selection)
     .from(resource.def.table)
-    .where(page.where)
-    .orderBy(...page.order)
-    .limit(page.limit);
-  return page.offset > 0 ? query.offset(page.offset) : query;
+    .where(parts.where)
+    .orderBy(...parts.order)
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'));
 }
 
 export async function selectRows(db: Db, resource: Resource, page: PageRequest): Promise<Row[]> {
-  return (await pageQuery(db, resource, page)) as Row[];
+  const statement = prepared(db, `page|${page.shape}`, (name) => pageQuery(db, resource, page.build()).prepare(name));
+  readStatistics.statements++;
+  return (await statement.execute({ ...page.values, limit: page.limit, offset: page.offset })) as Row[];
 }
 
 export function countQuery(db: Db, resource: Resource, where: SQL | undefined) {
@@ -39,8 +79,14 @@ export function countQuery(db: Db, resource: Resource, where: SQL | undefined) {
     .where(where);
 }
 
-export async function countRows(db: Db, resource: Resource, where: SQL | undefined): Promise<number> {
-  const rows = await countQuery(db, resource, where);
+export async function countRows(
+  db: Db,
+  resource: Resource,
+  count: { shape: string; where: () => SQL | undefined; values: Record<string, unknown> },
+): Promise<number> {
+  const statement = prepared(db, `count|${count.shape}`, (name) => countQuery(db, resource, count.where()).prepare(name));
+  readStatistics.statements++;
+  const rows = (await statement.execute(count.values)) as { n: number }[];
   return rows[0]?.n ?? 0;
 }
 
@@ -48,22 +94,29 @@ export async function countRows(db: Db, resource: Resource, where: SQL | undefin
 export async function selectByKeys(
   db: Db,
   resource: Resource,
-  request: { selection: Selection; key: PgColumn; keys: unknown[]; where: SQL[]; order: SQL[]; limit: number },
+  request: {
+    shape: string;
+    build: () => { selection: Selection; key: PgColumn; where: SQL[]; order: SQL[] };
+    values: Record<string, unknown>;
+  },
 ): Promise<Row[]> {
-  return db
-    .select(request.selection)
-    .from(resource.def.table)
-    .where(and(inArray(request.key, request.keys), ...request.where))
-    .orderBy(...request.order)
-    .limit(request.limit) as Promise<Row[]>;
+  const statement = prepared(db, `keys|${request.shape}`, (name) => {
+    const parts = request.build();
+    return db
+      .select(parts.selection)
+      .from(resource.def.table)
+      .where(and(sql`${parts.key} = any(${sql.placeholder('keys')})`, ...parts.where))
+      .orderBy(...parts.order)
+      .limit(sql.placeholder('limit'))
+      .prepare(name);
+  });
+  readStatistics.statements++;
+  return (await statement.execute(request.values)) as Row[];
 }
 
 /** Values are keyed by the table's column keys. */
 export async function insertRow(db: Db, resource: Resource, values: Row): Promise<number> {
-  const rows = await db
-    .insert(resource.def.table)
-    .values(values)
-    .returning({ id: resource.idColumn });
+  const rows = await db.insert(resource.def.table).values(values).returning({ id: resource.idColumn });
   return rows[0].id as number;
 }
 

@@ -18,7 +18,10 @@ function convertedFields(resource: Resource, scope: Scope): FieldInfo[] {
   return list;
 }
 
-/** Turns database rows into JSON values in place (cents → decimals, Date → ISO text). */
+/**
+ * Turns database rows into JSON values in place (cents → decimals, Date → ISO text, array JSON
+ * text → arrays). Runs before relations are embedded: their keys are read from converted rows.
+ */
 export function toJsonRows(resource: Resource, ctx: ReadContext, rows: Row[]): Row[] {
   const fields = convertedFields(resource, ctx.scope);
   if (fields.length === 0) return rows;

@@ -1,39 +1,54 @@
-import { and, asc, desc, eq, gt, gte, ilike, inArray, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, ilike, isNull, lt, lte, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Filter, SortTerm } from './list-query.ts';
 import { canRead, type FieldInfo, type ReadContext, type Resource } from './types.ts';
 
 // The one list builder: every entity's filters, ranges, search, visibility and order become SQL
-// here, from the field table (after vendure's list-query-builder). Values are always bound
-// parameters; column names come from the definitions, never from the request.
+// here, from the field table (after vendure's list-query-builder). Values are never inlined:
+// filter i is the placeholder f<i>, the search pattern q, the caller customerId; so one statement
+// shape (built and prepared once, see repo.ts) serves every request of that shape, and
+// paramValues() gives a request's values without building anything. Column names come from the
+// definitions, never from the request.
 
 export type Selection = Record<string, PgColumn | SQL>;
+
+type Query = { filters: readonly Filter[]; search: string | null };
+
+/** The calling customer's id, for owner conditions and customer-specific fields. */
+export const CUSTOMER_ID = sql.placeholder('customerId');
+
+export function customerParam(ctx: ReadContext): number | null {
+  return ctx.caller.kind === 'customer' ? ctx.caller.customerId : null;
+}
 
 /** The columns a caller may read (and nothing else), plus keys the relations need. */
 export function selectionFor(resource: Resource, ctx: ReadContext, extra: readonly FieldInfo[] = []): Selection {
   const fields: Selection = {};
-  for (const f of resource.readable[ctx.scope]) fields[f.name] = f.column ?? f.expr!(ctx);
-  for (const f of extra) if (f.column) fields[f.name] ??= f.column;
+  for (const f of [...resource.readable[ctx.scope], ...extra]) {
+    if (fields[f.name]) continue;
+    if (!f.column) fields[f.name] = f.expr!(ctx);
+    else fields[f.name] = f.codec.select ? f.codec.select(f.column) : f.column;
+  }
   return fields;
 }
 
-function filterSql(filter: Filter): SQL | undefined {
+function filterSql(filter: Filter, value: Placeholder): SQL | undefined {
   const column = filter.field.column!;
+  if (filter.op === 'null') return isNull(column);
   switch (filter.op) {
     case 'eq':
-      return eq(column, filter.value);
+      return eq(column, value);
     case 'in':
-      return inArray(column, filter.value as unknown[]);
-    case 'null':
-      return isNull(column);
+      // One placeholder for the whole list: the statement's shape does not depend on its length.
+      return sql`${column} = any(${value})`;
     case 'gte':
-      return gte(column, filter.value);
+      return gte(column, value);
     case 'lte':
-      return lte(column, filter.value);
+      return lte(column, value);
     case 'gt':
-      return gt(column, filter.value);
+      return gt(column, value);
     case 'lt':
-      return lt(column, filter.value);
+      return lt(column, value);
   }
 }
 
@@ -42,8 +57,8 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-function searchSql(resource: Resource, ctx: ReadContext, text: string): SQL | undefined {
-  const pattern = likePattern(text);
+function searchSql(resource: Resource, ctx: ReadContext): SQL | undefined {
+  const pattern = sql.placeholder('q');
   const columns = resource.fields.filter((f) => f.search && f.column && canRead(ctx.scope, f.read));
   return or(...columns.map((f) => ilike(f.column!, pattern)));
 }
@@ -52,7 +67,7 @@ function searchSql(resource: Resource, ctx: ReadContext, text: string): SQL | un
  * What rows the caller may reach at all: storefront callers see only what the resource shows
  * them (e.g. active rows); customers only their own rows of an owned resource.
  */
-export function visibility(resource: Resource, ctx: ReadContext): SQL[] {
+export function visibility(resource: Resource, ctx: ReadContext, inline = false): SQL[] {
   const parts: SQL[] = [];
   const access = resource.def.read.access;
   if (ctx.scope !== 'backend') {
@@ -62,20 +77,29 @@ export function visibility(resource: Resource, ctx: ReadContext): SQL[] {
     if (resource.def.storefront) parts.push(resource.def.storefront(ctx));
   }
   if (ctx.caller.kind === 'customer' && resource.ownerField) {
-    parts.push(eq(resource.ownerField.column!, ctx.caller.customerId));
+    // Prepared reads take the id as a placeholder; one-off writes inline it.
+    parts.push(eq(resource.ownerField.column!, inline ? ctx.caller.customerId : CUSTOMER_ID));
   }
   return parts;
 }
 
-export function whereFor(
-  resource: Resource,
-  ctx: ReadContext,
-  query: { filters: readonly Filter[]; search: string | null },
-): SQL | undefined {
+export function whereFor(resource: Resource, ctx: ReadContext, query: Query): SQL | undefined {
   const parts: (SQL | undefined)[] = visibility(resource, ctx);
-  for (const filter of query.filters) parts.push(filterSql(filter));
-  if (query.search) parts.push(searchSql(resource, ctx, query.search));
+  query.filters.forEach((filter, i) => {
+    parts.push(filterSql(filter, sql.placeholder(`f${i}`)));
+  });
+  if (query.search) parts.push(searchSql(resource, ctx));
   return and(...parts);
+}
+
+/** The placeholder values of a request: what whereFor's statement is executed with. */
+export function paramValues(ctx: ReadContext, query: Query): Record<string, unknown> {
+  const values: Record<string, unknown> = { customerId: customerParam(ctx) };
+  query.filters.forEach((filter, i) => {
+    values[`f${i}`] = filter.value;
+  });
+  if (query.search) values.q = likePattern(query.search);
+  return values;
 }
 
 /** The requested order with id as the final tie-breaker, in the last term's direction (index-friendly). */
@@ -86,4 +110,17 @@ export function orderFor(resource: Resource, sort: readonly SortTerm[]): SQL[] {
     order.push(last?.desc ? desc(resource.idColumn) : asc(resource.idColumn));
   }
   return order;
+}
+
+/** A statement shape's cache key: everything that changes the SQL text, nothing that only changes values. */
+export function shapeKey(
+  resource: Resource,
+  ctx: ReadContext,
+  query: Query & { sort: readonly SortTerm[] },
+  extra: readonly FieldInfo[],
+): string {
+  const filters = query.filters.map((f) => `${f.field.name}${f.op}`).join(',');
+  const sort = query.sort.map((t) => `${t.desc ? '-' : ''}${t.field.name}`).join(',');
+  const keys = extra.map((f) => f.name).join(',');
+  return `${resource.name}|${ctx.scope}|${ctx.caller.kind}|${filters}|${query.search ? 'q' : ''}|${sort}|${keys}`;
 }

@@ -45,6 +45,8 @@ export interface Codec {
   /** JSON schema accepted in writes. */
   input: TSchema;
   fromDb?: (value: unknown) => unknown;
+  /** How the column is selected when not as itself (arrays travel as JSON text: parsing it is far cheaper). */
+  select?: (column: PgColumn) => SQL;
   /** JSON → database value; throws FieldError. */
   toDb?: (value: unknown) => unknown;
   /** A query-string value → database value for filters; throws FieldError. */
@@ -73,6 +75,8 @@ export interface FieldDef {
   filter?: FilterMode;
   sort: boolean;
   search: boolean;
+  /** Changes outside the framework without bumping the table version (e.g. stock): totals filtered by it are not cached. */
+  volatile?: boolean;
   /** A last touch on the way out (e.g. hide a value a setting switches off). */
   output?: (value: unknown, ctx: ReadContext) => unknown;
   description?: string;
@@ -117,6 +121,8 @@ export interface ResourceDef {
   defaultSort?: string;
   /** Guest answers may be cached publicly (catalog and CMS reads). */
   publicCache?: boolean;
+  /** A version trigger covers the table (see versions.tables.ts): list totals may be cached. */
+  countCache?: boolean;
   /** Reads need the settings even for admins (e.g. a field a setting switches). */
   usesSettings?: boolean;
   hooks?: ResourceHooks;

@@ -76,7 +76,7 @@ async function inTransaction<T>(
 
 function ownerConditions(rctx: RequestContext, resource: Resource) {
   return rctx.caller.kind === 'customer'
-    ? visibility(resource, { ...rctx, scope: 'customer', settings: null })
+    ? visibility(resource, { ...rctx, scope: 'customer', settings: null }, true)
     : [];
 }
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { readStatistics } from '../../src/resources/repo.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { adminHeaders, createCategory, createProduct } from '../helpers/catalog-factories.ts';
 
@@ -87,6 +88,20 @@ describe('filters, ranges, search, sort, relations and item (CONTRACT §4)', () 
     assert.equal((teaAdmin.category as Json).id, hidden.id);
     const plain = (await list('sku=F-ESP')).data[0];
     assert.equal('category' in plain, false, 'relations only when asked');
+  });
+
+  test('when relations are embedded in a page, then one query per relation, never one per row', async () => {
+    for (let i = 0; i < 20; i++) await createProduct(t.app, { categoryId: i % 2 ? child.id : root.id, brand: 'Many' });
+    const statements = async (query: string) => {
+      await list(query); // warms the cached total
+      const before = readStatistics.statements;
+      await list(query);
+      return readStatistics.statements - before;
+    };
+    const plain = await statements('brand=Many&limit=20');
+    assert.equal(plain, 2, 'settings+version, page');
+    assert.equal(await statements('brand=Many&limit=20&with=category'), plain + 1);
+    assert.equal(await statements('brand=Many&limit=20&with=category.parent,category.children'), plain + 3);
   });
 
   test('when a category lists its children, then the tree loads with one relation query', async () => {

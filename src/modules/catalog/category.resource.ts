@@ -35,5 +35,6 @@ export const categoryResource: Resource = defineResource({
   storefront: () => eq(categories.active, true),
   defaultSort: 'position',
   publicCache: true,
+  countCache: true,
   hooks: categoryHooks,
 });

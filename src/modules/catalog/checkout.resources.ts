@@ -38,6 +38,7 @@ export const transportResource: Resource = defineResource({
   storefront: () => eq(transports.active, true),
   defaultSort: 'position',
   publicCache: true,
+  countCache: true,
 });
 
 export const couponResource: Resource = defineResource({
@@ -107,4 +108,5 @@ export const giftResource: Resource = defineResource({
   write: { roles: [Role.Marketing] },
   storefront: () => eq(gifts.active, true),
   publicCache: true,
+  countCache: true,
 });

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { eq, sql } from 'drizzle-orm';
-import { defineResource, field, type Resource } from '../../resources/index.ts';
+import { CUSTOMER_ID, defineResource, field, type Resource } from '../../resources/index.ts';
 import { Role } from '../auth/roles.ts';
 import { products } from './catalog.tables.ts';
 import { categoryResource } from './category.resource.ts';
@@ -52,12 +52,12 @@ export const productResource: Resource = defineResource({
       (ctx) =>
         ctx.caller.kind === 'customer'
           ? // Qualified by hand: drizzle leaves columns unqualified in a one-table select.
-            sql<boolean>`exists (select 1 from wishlist_item w where w.customer_id = ${ctx.caller.customerId} and w.product_id = "product"."id")`
+            sql<boolean>`exists (select 1 from wishlist_item w where w.customer_id = ${CUSTOMER_ID} and w.product_id = "product"."id")`
           : sql<boolean>`false`,
       { onlyScope: 'customer', description: 'In the calling customer’s wishlist' },
     ),
     costPrice: field.money(products.costPrice, { read: 'backend', create: 'optional', nullable: true }),
-    stockQty: field.int(products.stockQty, { read: 'backend', create: 'optional', filter: 'range' }),
+    stockQty: field.int(products.stockQty, { read: 'backend', create: 'optional', filter: 'range', volatile: true }),
     supplierCode: field.text(products.supplierCode, { read: 'backend', create: 'optional', nullable: true, maxLength: 100 }),
     adminNotes: field.text(products.adminNotes, { read: 'backend', create: 'optional', nullable: true, maxLength: 5000 }),
     createdAt: field.timestamp(products.createdAt, { read: 'backend', sort: true, filter: 'range' }),
@@ -71,5 +71,6 @@ export const productResource: Resource = defineResource({
   storefront: () => eq(products.active, true),
   publicCache: true,
   usesSettings: true,
+  countCache: true,
   hooks: productHooks,
 });

@@ -28,6 +28,7 @@ export const reelResource: Resource = defineResource({
   storefront: () => eq(reels.active, true),
   defaultSort: 'position',
   publicCache: true,
+  countCache: true,
 });
 
 export const sliderGroupResource: Resource = defineResource({
@@ -56,6 +57,7 @@ export const sliderGroupResource: Resource = defineResource({
   write: { roles: [Role.Media] },
   storefront: () => eq(sliderGroups.active, true),
   publicCache: true,
+  countCache: true,
 });
 
 export const sliderResource: Resource = defineResource({
@@ -83,4 +85,5 @@ export const sliderResource: Resource = defineResource({
   storefront: () => eq(sliders.active, true),
   defaultSort: 'position',
   publicCache: true,
+  countCache: true,
 });

@@ -1,0 +1,46 @@
+import { getTableName } from 'drizzle-orm';
+import type { ListQuery } from './list-query.ts';
+import type { ReadContext, Resource } from './types.ts';
+
+// Exact list totals without a count per request: a total is kept per (resource, visibility,
+// filters, search) together with the table's version counter read in the same round trip as
+// the settings; any write to the table (a trigger bumps the counter) makes it miss.
+
+const MAX_ENTRIES = 5000;
+
+interface Entry {
+  version: string;
+  total: number;
+}
+
+const entries = new Map<string, Entry>();
+
+export function versionName(resource: Resource): string {
+  return getTableName(resource.def.table);
+}
+
+/** The cache key of a list's total, or null when the total cannot be cached. */
+export function countKey(resource: Resource, ctx: ReadContext, query: ListQuery): string | null {
+  if (!resource.def.countCache) return null;
+  // Owner-filtered totals are per customer; not worth a shared cache.
+  if (ctx.caller.kind === 'customer' && resource.ownerField) return null;
+  if (query.filters.some((f) => f.field.volatile)) return null;
+  const filters = query.filters.map((f) => `${f.field.name}:${f.op}:${JSON.stringify(f.value)}`).join('&');
+  const visibility = ctx.scope === 'backend' ? 'all' : 'storefront';
+  return `${resource.name}|${visibility}|${filters}|${query.search ?? ''}`;
+}
+
+export function cachedTotal(key: string, version: string): number | undefined {
+  const entry = entries.get(key);
+  if (!entry || entry.version !== version) return undefined;
+  // Refresh its place: the map's order is the eviction order (least recently used first).
+  entries.delete(key);
+  entries.set(key, entry);
+  return entry.total;
+}
+
+export function rememberTotal(key: string, version: string, total: number): void {
+  entries.delete(key);
+  entries.set(key, { version, total });
+  if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
+}

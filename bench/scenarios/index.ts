@@ -1,5 +1,6 @@
+import { checkoutScenarios } from './checkout.ts';
 import { platformScenarios } from './platform.ts';
 import type { Scenario } from './types.ts';
 
 /** Every benchmark scenario; modules add theirs here. */
-export const scenarios: Scenario[] = [...platformScenarios];
+export const scenarios: Scenario[] = [...platformScenarios, ...checkoutScenarios];

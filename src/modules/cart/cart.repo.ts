@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { products } from '../catalog/catalog.tables.ts';
+import { reusableQuery } from '../checkout/reusable-query.ts';
 import type { CartOwner } from './cart-token.ts';
 import { CART_MAX_QTY, type CartRow, cartLines, carts } from './cart.tables.ts';
 
@@ -22,10 +23,17 @@ function ownerCondition(owner: CartOwner & { tokenHash?: string | null }) {
     : eq(carts.tokenHash, owner.tokenHash ?? '');
 }
 
+const cartByCustomer = reusableQuery('cart_by_customer', (db) =>
+  db.select().from(carts).where(eq(carts.customerId, sql.placeholder('customerId'))).limit(1),
+);
+const cartByToken = reusableQuery('cart_by_token', (db) =>
+  db.select().from(carts).where(eq(carts.tokenHash, sql.placeholder('tokenHash'))).limit(1),
+);
+
 export async function findCart(db: Db, owner: CartOwner): Promise<CartRow | undefined> {
-  if (owner.kind === 'guest' && owner.tokenHash === null) return undefined;
-  const rows = await db.select().from(carts).where(ownerCondition(owner)).limit(1);
-  return rows[0];
+  if (owner.kind === 'customer') return (await cartByCustomer(db, { customerId: owner.customerId }))[0];
+  if (owner.tokenHash === null) return undefined;
+  return (await cartByToken(db, { tokenHash: owner.tokenHash }))[0];
 }
 
 export async function findCartById(db: Db, id: number): Promise<CartRow | undefined> {
@@ -54,8 +62,8 @@ export async function createCart(
     .onConflictDoNothing();
 }
 
-export async function cartLinesWithProducts(db: Db, cartId: number): Promise<CartLineRow[]> {
-  return db
+const linesOfCart = reusableQuery('cart_lines', (db) =>
+  db
     .select({
       productId: cartLines.productId,
       qty: cartLines.qty,
@@ -68,8 +76,12 @@ export async function cartLinesWithProducts(db: Db, cartId: number): Promise<Car
     })
     .from(cartLines)
     .innerJoin(products, eq(products.id, cartLines.productId))
-    .where(eq(cartLines.cartId, cartId))
-    .orderBy(asc(cartLines.addedAt), asc(cartLines.productId));
+    .where(eq(cartLines.cartId, sql.placeholder('cartId')))
+    .orderBy(asc(cartLines.addedAt), asc(cartLines.productId)),
+);
+
+export function cartLinesWithProducts(db: Db, cartId: number): Promise<CartLineRow[]> {
+  return linesOfCart(db, { cartId });
 }
 
 export async function countLines(db: Db, cartId: number): Promise<number> {

@@ -5,6 +5,7 @@ import { coupons, gifts } from '../catalog/promotions.tables.ts';
 import { transports } from '../catalog/shipping.tables.ts';
 import { customers } from '../customers/customer.tables.ts';
 import { couponRedemptions } from '../orders/order.tables.ts';
+import { reusableQuery } from './reusable-query.ts';
 
 // Reads of the catalog, promotions and customer that the quote needs; all by primary key or unique key.
 
@@ -32,9 +33,16 @@ const productRef = {
   active: products.active,
 };
 
+const productById = reusableQuery('product_ref', (db) =>
+  db
+    .select(productRef)
+    .from(products)
+    .where(eq(products.id, sql.placeholder('id')))
+    .limit(1),
+);
+
 export async function findProduct(db: Db, id: number): Promise<ProductRef | undefined> {
-  const rows = await db.select(productRef).from(products).where(eq(products.id, id)).limit(1);
-  return rows[0];
+  return (await productById(db, { id }))[0];
 }
 
 export async function findProducts(db: Db, ids: readonly number[]): Promise<ProductRef[]> {
@@ -45,15 +53,29 @@ export async function findProducts(db: Db, ids: readonly number[]): Promise<Prod
     .where(inArray(products.id, [...ids]));
 }
 
+const transportById = reusableQuery('transport_by_id', (db) =>
+  db
+    .select()
+    .from(transports)
+    .where(eq(transports.id, sql.placeholder('id')))
+    .limit(1),
+);
+
 export async function findTransport(db: Db, id: number): Promise<TransportRow | undefined> {
-  const rows = await db.select().from(transports).where(eq(transports.id, id)).limit(1);
-  return rows[0];
+  return (await transportById(db, { id }))[0];
 }
 
 /** Codes compare case-insensitively, like the unique index on lower(code). */
+const couponByCode = reusableQuery('coupon_by_code', (db) =>
+  db
+    .select()
+    .from(coupons)
+    .where(sql`lower(${coupons.code}) = lower(${sql.placeholder('code')})`)
+    .limit(1),
+);
+
 export async function findCouponByCode(db: Db, code: string): Promise<CouponRow | undefined> {
-  const rows = await db.select().from(coupons).where(sql`lower(${coupons.code}) = lower(${code})`).limit(1);
-  return rows[0];
+  return (await couponByCode(db, { code }))[0];
 }
 
 /** How often a customer (by id) or a guest (by e-mail) has redeemed a coupon. */
@@ -91,16 +113,25 @@ export interface CustomerStanding {
  * The customer's e-mail and points; with `lock`, the row is locked (FOR NO KEY UPDATE, which leaves
  * foreign-key checks of other writers alone) so the balance quoted is the balance spent.
  */
+const customerStanding = reusableQuery('customer_standing', (db) =>
+  db
+    .select({ email: customers.email, loyaltyPoints: customers.loyaltyPoints, active: customers.active })
+    .from(customers)
+    .where(eq(customers.id, sql.placeholder('id')))
+    .limit(1),
+);
+
 export async function findCustomerStanding(
   db: Db,
   id: number,
   lock = false,
 ): Promise<CustomerStanding | undefined> {
-  const query = db
+  if (!lock) return (await customerStanding(db, { id }))[0];
+  const rows = await db
     .select({ email: customers.email, loyaltyPoints: customers.loyaltyPoints, active: customers.active })
     .from(customers)
     .where(eq(customers.id, id))
-    .limit(1);
-  const rows = lock ? await query.for('no key update') : await query;
+    .limit(1)
+    .for('no key update');
   return rows[0];
 }

@@ -2,17 +2,15 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Caller } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
-import { cartLinesWithProducts, findCart, lockCart } from '../cart/cart.repo.ts';
+import { lockCart } from '../cart/cart.repo.ts';
 import { type CartOwner, cartOwnerOf } from '../cart/cart-token.ts';
-import type { CartRow } from '../cart/cart.tables.ts';
 import type { EffectiveSettings } from '../settings/registry.ts';
-import { readSettings, settingCents } from '../settings/settings.service.ts';
+import { mergeSettings, settingCents } from '../settings/settings.service.ts';
 import type { TotalsBodyType } from './checkout.schemas.ts';
 import {
   type CouponRow,
   type CustomerStanding,
   countRedemptions,
-  findCouponByCode,
   findCustomerStanding,
   findGiftRules,
   findProducts,
@@ -21,6 +19,7 @@ import {
   type TransportRow,
 } from './checkout.repo.ts';
 import { couponProblem } from './coupons.ts';
+import { cartSnapshot, readStoredSettingsFast } from './quote.repo.ts';
 import {
   computeTotals,
   type LoyaltyInput,
@@ -53,7 +52,7 @@ export interface QuotedGift extends QuotedLine {
 /** Everything a quote was computed from, so place-order can write exactly what was quoted. */
 export interface Quote {
   totals: TotalsResult;
-  cart: CartRow | undefined;
+  cart: { id: number; couponCode: string | null } | undefined;
   lines: QuotedLine[];
   /** Products in the cart that are inactive or gone: left out of the quote. */
   unavailable: number[];
@@ -73,16 +72,11 @@ export interface QuoteOptions {
   guestEmail?: string;
 }
 
+type Buyer = { customerId: number } | { email: string } | null;
+
 function toLine(p: ProductRef, qty: number): QuotedLine {
-  return {
-    productId: p.id,
-    sku: p.sku,
-    name: p.name,
-    unitPrice: p.price,
-    qty,
-    vatRate: p.vatRate,
-    weightKg: p.weightKg,
-  };
+  const { id: productId, sku, name, price: unitPrice, vatRate, weightKg } = p;
+  return { productId, sku, name, unitPrice, qty, vatRate, weightKg };
 }
 
 async function transportOf(db: Db, id: number | undefined): Promise<TransportRow | null> {
@@ -93,24 +87,23 @@ async function transportOf(db: Db, id: number | undefined): Promise<TransportRow
   return transport;
 }
 
+/** The cart's coupon as computeTotals takes it: valid, or left out with the reason. */
 async function couponOf(
   db: Db,
-  code: string | null | undefined,
+  code: string | null,
+  row: CouponRow | undefined,
   now: Date,
-  by: { customerId: number } | { email: string } | null,
-): Promise<{ row: CouponRow | null; input: TotalsCoupon | null }> {
-  if (!code) return { row: null, input: null };
-  const row = await findCouponByCode(db, code);
+  by: Buyer,
+): Promise<TotalsCoupon | null> {
+  if (!code) return null;
   const uses = row && row.perCustomerLimit !== null && by ? await countRedemptions(db, row.id, by) : null;
   const problem = couponProblem(row, now, uses);
-  if (!row || problem)
-    return {
-      row: null,
-      input: { code, type: 'fixed', value: 0, minSubtotal: 0, valid: false, error: problem ?? undefined },
-    };
+  if (!row || problem) {
+    return { code, type: 'fixed', value: 0, minSubtotal: 0, valid: false, error: problem ?? undefined };
+  }
   // Percent coupons are stored in hundredths of a percent (1250 = 12.5 %).
   const value = row.type === 'percent' ? row.value / 100 : row.value;
-  return { row, input: { code: row.code, type: row.type, value, minSubtotal: row.minSubtotal, valid: true } };
+  return { code: row.code, type: row.type, value, minSubtotal: row.minSubtotal, valid: true };
 }
 
 interface GiftSelection {
@@ -166,27 +159,50 @@ function loyaltyInput(settings: EffectiveSettings, customer: CustomerStanding | 
   };
 }
 
-interface CartPart {
-  cart: CartRow | undefined;
-  lines: QuotedLine[];
-  unavailable: number[];
+interface Loaded {
+  snapshot: Awaited<ReturnType<typeof cartSnapshot>>;
+  customer: CustomerStanding | undefined;
+  transport: TransportRow | null;
+  settings: EffectiveSettings;
 }
 
-async function cartPart(db: Db, owner: CartOwner, forUpdate: boolean): Promise<CartPart> {
-  const cart = forUpdate ? await lockCart(db, owner) : await findCart(db, owner);
-  const rows = cart ? await cartLinesWithProducts(db, cart.id) : [];
-  return {
-    cart,
-    lines: rows.filter((r) => r.active).map((r) => toLine({ ...r, id: r.productId }, r.qty)),
-    unavailable: rows.filter((r) => !r.active).map((r) => r.productId),
-  };
+/**
+ * Reads what the quote needs. For place-order (forUpdate) the locks come first and in the service-wide
+ * order: cart, then customer (products and coupon are locked later by their guarded updates). For the
+ * totals endpoint the independent reads run side by side on the pool.
+ */
+async function load(
+  deps: QuoteDeps,
+  owner: CartOwner,
+  body: TotalsBodyType,
+  forUpdate: boolean,
+): Promise<Loaded> {
+  const { db } = deps;
+  const customerId = owner.kind === 'customer' ? owner.customerId : null;
+  if (forUpdate) {
+    await lockCart(db, owner);
+    const customer =
+      customerId === null
+        ? undefined
+        : await findCustomerStanding(db, customerId, body.redeemPoints === true);
+    const snapshot = await cartSnapshot(db, owner);
+    const transport = await transportOf(db, body.transportId);
+    const settings = mergeSettings(deps.config, await readStoredSettingsFast(db));
+    return { snapshot, customer, transport, settings };
+  }
+  const [snapshot, customer, transport, stored] = await Promise.all([
+    cartSnapshot(db, owner),
+    customerId === null ? undefined : findCustomerStanding(db, customerId),
+    transportOf(db, body.transportId),
+    readStoredSettingsFast(db),
+  ]);
+  return { snapshot, customer, transport, settings: mergeSettings(deps.config, stored) };
 }
 
 /**
  * The checkout quote (CONTRACT §7) of the caller's cart: loads lines, products, transport, coupon, gift
  * rules, settings and the points balance, and prices them with computeTotals. Used by the totals endpoint
  * and, inside its transaction with `forUpdate`, by place-order, so the quote is what gets charged.
- * Locks, when taken, follow the service-wide order: cart, then customer (products come later).
  */
 export async function quoteCart(
   deps: QuoteDeps,
@@ -198,20 +214,26 @@ export async function quoteCart(
 ): Promise<Quote> {
   const { db } = deps;
   const owner = cartOwnerOf(caller, cartToken);
-  const part = await cartPart(db, owner, options.forUpdate === true);
-  const customerId = owner.kind === 'customer' ? owner.customerId : null;
-  const lockCustomer = options.forUpdate === true && body.redeemPoints === true;
-  const customer = customerId === null ? undefined : await findCustomerStanding(db, customerId, lockCustomer);
-  const settings = await readSettings(db, deps.config);
-  const transport = await transportOf(db, body.transportId);
-  const who =
-    customerId !== null ? { customerId } : options.guestEmail ? { email: options.guestEmail } : null;
-  const coupon = await couponOf(db, part.cart?.couponCode, now, who);
+  const { snapshot, customer, transport, settings } = await load(
+    deps,
+    owner,
+    body,
+    options.forUpdate === true,
+  );
+  const rows = snapshot.lines;
+  const lines = rows.filter((r) => r.active).map((r) => toLine({ ...r, id: r.productId }, r.qty));
+  const buyer: Buyer =
+    owner.kind === 'customer'
+      ? { customerId: owner.customerId }
+      : options.guestEmail
+        ? { email: options.guestEmail }
+        : null;
+  const coupon = await couponOf(db, snapshot.cart?.couponCode ?? null, snapshot.coupon, now, buyer);
   const gifts = await giftsOf(db, body.selectedGifts);
   const giftPackaging = body.giftPackaging === true && settings.feature_gift_packaging;
   const totals = computeTotals({
-    lines: part.lines,
-    coupon: coupon.input,
+    lines,
+    coupon,
     selectedGifts: gifts.selected,
     transport: transportInput(transport),
     payWay: body.payWay,
@@ -220,16 +242,16 @@ export async function quoteCart(
     loyalty: loyaltyInput(settings, customer),
     redeemPoints: body.redeemPoints,
   });
-  const acceptedGifts = totals.acceptedGifts.map((g) => ({
-    ...toLine(gifts.products.get(g.productId)!, g.qty),
-    giftId: g.giftId,
-  }));
-  const appliedCoupon = totals.appliedCoupon ? coupon.row : null;
   return {
-    ...part,
     totals,
-    gifts: acceptedGifts,
-    coupon: appliedCoupon,
+    cart: snapshot.cart,
+    lines,
+    unavailable: rows.filter((r) => !r.active).map((r) => r.productId),
+    gifts: totals.acceptedGifts.map((g) => ({
+      ...toLine(gifts.products.get(g.productId)!, g.qty),
+      giftId: g.giftId,
+    })),
+    coupon: totals.appliedCoupon ? (snapshot.coupon ?? null) : null,
     transport,
     customer,
     settings,

@@ -12,7 +12,7 @@ const AdjustmentBody = Type.Object(
     delta: Type.Integer({
       minimum: -100_000_000,
       maximum: 100_000_000,
-      not: Type.Literal(0),
+      not: { const: 0 },
       description: 'Points to add (negative to remove); not 0',
     }),
     note: Type.String({ minLength: 1, maxLength: 500 }),

@@ -1,0 +1,79 @@
+import { asc, eq, getTableColumns, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { type CartLineRow } from '../cart/cart.repo.ts';
+import type { CartOwner } from '../cart/cart-token.ts';
+import { cartLines, carts } from '../cart/cart.tables.ts';
+import { products } from '../catalog/catalog.tables.ts';
+import { coupons } from '../catalog/promotions.tables.ts';
+import { settings } from '../settings/settings.tables.ts';
+import type { CouponRow } from './checkout.repo.ts';
+import { reusableQuery } from './reusable-query.ts';
+
+// The quote's cart in ONE round trip: the cart, the coupon its code names and every line with its
+// live product. A checkout page asks for totals on every change, so this read is the hot path.
+
+export interface CartSnapshot {
+  cart: { id: number; couponCode: string | null } | undefined;
+  /** The coupon the cart's code names, when one exists (validity is judged by the caller). */
+  coupon: CouponRow | undefined;
+  lines: CartLineRow[];
+}
+
+const snapshotQuery = (db: Db, owner: 'customer' | 'guest') =>
+  db
+    .select({
+      cartId: carts.id,
+      couponCode: carts.couponCode,
+      coupon: getTableColumns(coupons),
+      line: {
+        productId: cartLines.productId,
+        qty: cartLines.qty,
+        sku: products.sku,
+        name: products.name,
+        price: products.price,
+        vatRate: products.vatRate,
+        weightKg: products.weightKg,
+        active: products.active,
+      },
+    })
+    .from(carts)
+    .leftJoin(coupons, sql`lower(${coupons.code}) = lower(${carts.couponCode})`)
+    .leftJoin(cartLines, eq(cartLines.cartId, carts.id))
+    .leftJoin(products, eq(products.id, cartLines.productId))
+    .where(
+      owner === 'customer'
+        ? eq(carts.customerId, sql.placeholder('customerId'))
+        : eq(carts.tokenHash, sql.placeholder('tokenHash')),
+    )
+    .orderBy(asc(cartLines.addedAt), asc(cartLines.productId));
+
+const byCustomer = reusableQuery('quote_cart_by_customer', (db) => snapshotQuery(db, 'customer'));
+const byToken = reusableQuery('quote_cart_by_token', (db) => snapshotQuery(db, 'guest'));
+
+export async function cartSnapshot(db: Db, owner: CartOwner): Promise<CartSnapshot> {
+  if (owner.kind === 'guest' && owner.tokenHash === null)
+    return { cart: undefined, coupon: undefined, lines: [] };
+  const rows =
+    owner.kind === 'customer'
+      ? await byCustomer(db, { customerId: owner.customerId })
+      : await byToken(db, { tokenHash: owner.tokenHash });
+  const first = rows[0];
+  if (!first) return { cart: undefined, coupon: undefined, lines: [] };
+  const lines: CartLineRow[] = [];
+  // An empty cart still answers one row, with every line column null.
+  for (const row of rows) if (row.line && row.line.productId !== null) lines.push(row.line as CartLineRow);
+  return {
+    cart: { id: first.cartId, couponCode: first.couponCode },
+    coupon: first.coupon ?? undefined,
+    lines,
+  };
+}
+
+const storedSettings = reusableQuery('quote_settings', (db) =>
+  db.select({ key: settings.key, value: settings.value }).from(settings),
+);
+
+/** The stored settings rows (a few dozen at most), for mergeSettings of the settings module. */
+export function readStoredSettingsFast(db: Db): Promise<{ key: string; value: unknown }[]> {
+  return storedSettings(db, {});
+}

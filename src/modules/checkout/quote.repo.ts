@@ -1,6 +1,6 @@
 import { asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { type CartLineRow } from '../cart/cart.repo.ts';
+import type { CartLineRow } from '../cart/cart.repo.ts';
 import type { CartOwner } from '../cart/cart-token.ts';
 import { cartLines, carts } from '../cart/cart.tables.ts';
 import { products } from '../catalog/catalog.tables.ts';

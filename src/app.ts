@@ -64,6 +64,13 @@ export async function buildApp(options: BuildAppOptions) {
     bodyLimit: config.http.bodyLimitBytes,
     requestTimeout: config.http.requestTimeoutMs,
     connectionTimeout: config.http.connectionTimeoutMs,
+    // Node checks requestTimeout on a timer (30 s by default) and, for a request body, only
+    // when the server was created with it: without these a client trickling its headers is cut
+    // 30 s late, one trickling its body after 60-90 s (test/hardening/abuse.test.ts).
+    http: {
+      requestTimeout: config.http.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, config.http.requestTimeoutMs),
+    },
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
     trustProxy: config.trustProxy,
     return503OnClosing: false,

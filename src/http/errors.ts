@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   OUT_OF_STOCK: 409,
   ILLEGAL_TRANSITION: 409,
   PAYLOAD_TOO_LARGE: 413,
+  REQUEST_TIMEOUT: 408,
   UNSUPPORTED_MEDIA_TYPE: 415,
   HEADERS_TOO_LARGE: 431,
   UNPROCESSABLE: 422,
@@ -151,23 +152,29 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
 
 /**
  * Answers errors Node's HTTP parser raises before Fastify sees a request (oversize headers,
- * malformed request lines) with the same JSON envelope, then closes the socket.
+ * malformed request lines, a request not received within requestTimeout) with the same JSON
+ * envelope, then destroys the socket: a client still trickling bytes must not keep it open.
  */
 export function clientErrorHandler(error: NodeJS.ErrnoException, socket: import('node:net').Socket): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? 431 : 400;
-  const body = JSON.stringify(
-    tooLarge
-      ? errorBody('HEADERS_TOO_LARGE', 'request headers are too large')
-      : errorBody('VALIDATION_FAILED', 'malformed HTTP request'),
-  );
+  const [status, reason, body] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [
+          431,
+          'Request Header Fields Too Large',
+          errorBody('HEADERS_TOO_LARGE', 'request headers are too large'),
+        ]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', errorBody('REQUEST_TIMEOUT', 'the request was not received in time')]
+        : [400, 'Bad Request', errorBody('VALIDATION_FAILED', 'malformed HTTP request')];
+  const text = JSON.stringify(body);
   socket.end(
-    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `Connection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n` +
+      `Connection: close\r\n\r\n${text}`,
+    () => socket.destroy(),
   );
 }

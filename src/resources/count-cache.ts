@@ -13,7 +13,17 @@ interface Entry {
   total: number;
 }
 
-const entries = new Map<string, Entry>();
+/** Per database handle: tests and tools may run several databases in one process. */
+const caches = new WeakMap<object, Map<string, Entry>>();
+
+function entriesOf(db: object): Map<string, Entry> {
+  let entries = caches.get(db);
+  if (!entries) {
+    entries = new Map();
+    caches.set(db, entries);
+  }
+  return entries;
+}
 
 export function versionName(resource: Resource): string {
   return getTableName(resource.def.table);
@@ -30,7 +40,8 @@ export function countKey(resource: Resource, ctx: ReadContext, query: ListQuery)
   return `${resource.name}|${visibility}|${filters}|${query.search ?? ''}`;
 }
 
-export function cachedTotal(key: string, version: string): number | undefined {
+export function cachedTotal(db: object, key: string, version: string): number | undefined {
+  const entries = entriesOf(db);
   const entry = entries.get(key);
   if (!entry || entry.version !== version) return undefined;
   // Refresh its place: the map's order is the eviction order (least recently used first).
@@ -39,7 +50,8 @@ export function cachedTotal(key: string, version: string): number | undefined {
   return entry.total;
 }
 
-export function rememberTotal(key: string, version: string, total: number): void {
+export function rememberTotal(db: object, key: string, version: string, total: number): void {
+  const entries = entriesOf(db);
   entries.delete(key);
   entries.set(key, { version, total });
   if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);

@@ -8,6 +8,8 @@ import type { Codec, FieldDef, FilterMode, ReadContext, Scope } from './types.ts
 export class FieldError extends Error {}
 
 export const INT32_MAX = 2_147_483_647;
+/** A web address for media and links: http(s), and no user:password@ part (it would carry credentials or e-mails). */
+export const WEB_URL = '^https?://[^\\s/?#@]+([/?#]\\S*)?$';
 const MONEY_MAX = 10_000_000;
 
 export interface FieldOptions {
@@ -189,7 +191,7 @@ export const field = {
   },
 
   textArray(column: PgColumn, o: FieldOptions = {}): FieldDef {
-    const item = Type.String(defined({ minLength: 1, maxLength: o.maxLength ?? 2000, format: o.format }));
+    const item = Type.String(defined({ minLength: 1, maxLength: o.maxLength ?? 2000, format: o.format, pattern: o.pattern }));
     const input = Type.Array(item, { maxItems: o.maxItems ?? 50 });
     const parse = (text: string) => text;
     return build({ output: Type.Array(Type.String()), input, parse, rangeable: false, ...arrayAsJson }, column, o);

@@ -2,7 +2,7 @@
 export { type CachePolicy, cachingHook } from './caching.ts';
 export { isForeignKeyViolation } from './db-errors.ts';
 export { defineResource } from './define.ts';
-export { FieldError, field, type FieldOptions, INT32_MAX } from './fields.ts';
+export { FieldError, field, type FieldOptions, INT32_MAX, WEB_URL } from './fields.ts';
 export { appliedPageSize, DEFAULT_PAGE_SIZE, paginationOf } from './pagination.ts';
 export { itemEntity, listEntities, showEntity } from './read.service.ts';
 export type { Row } from './repo.ts';

@@ -67,7 +67,7 @@ export async function listEntities(rctx: RequestContext, resource: Resource, raw
   const perPage = appliedPageSize(query.limit, ctx.scope, ctx.settings?.rest_max_page_size ?? Number.MAX_SAFE_INTEGER);
   const offset = (query.page - 1) * perPage;
   const page = pageOf(resource, ctx, query, perPage, offset);
-  let total = key ? cachedTotal(key, version) : undefined;
+  let total = key ? cachedTotal(rctx.db, key, version) : undefined;
   let rows: Row[];
   if (total === undefined) {
     const count = {
@@ -77,7 +77,7 @@ export async function listEntities(rctx: RequestContext, resource: Resource, raw
     };
     // Count and page at once (two connections on a pool); the page may turn out past the end.
     const [counted, found] = await Promise.all([countRows(rctx.db, resource, count), selectRows(rctx.db, resource, page)]);
-    if (key) rememberTotal(key, version, counted);
+    if (key) rememberTotal(rctx.db, key, version, counted);
     total = counted;
     rows = found;
   } else {

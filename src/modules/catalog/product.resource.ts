@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { eq, sql } from 'drizzle-orm';
-import { CUSTOMER_ID, defineResource, field, type Resource } from '../../resources/index.ts';
+import { CUSTOMER_ID, defineResource, field, type Resource, WEB_URL } from '../../resources/index.ts';
 import { Role } from '../auth/roles.ts';
 import { products } from './catalog.tables.ts';
 import { categoryResource } from './category.resource.ts';
@@ -42,7 +42,7 @@ export const productResource: Resource = defineResource({
       () => stockStatus,
     ),
     inStock: field.computed(Type.Boolean(), () => sql<boolean>`${products.stockQty} > 0`),
-    images: field.textArray(products.images, { create: 'optional', format: 'uri', maxItems: 20 }),
+    images: field.textArray(products.images, { create: 'optional', format: 'uri', pattern: WEB_URL, maxItems: 20 }),
     categoryId: field.int(products.categoryId, { create: 'optional', nullable: true, filter: 'eq', min: 1 }),
     brand: field.text(products.brand, { create: 'optional', nullable: true, filter: 'eq', maxLength: 100 }),
     weightKg: field.decimal(products.weightKg, { create: 'optional', max: 100_000 }),

@@ -24,21 +24,24 @@ function ownerCondition(owner: CartOwner & { tokenHash?: string | null }) {
 }
 
 const cartByCustomer = reusableQuery('cart_by_customer', (db) =>
-  db.select().from(carts).where(eq(carts.customerId, sql.placeholder('customerId'))).limit(1),
+  db
+    .select()
+    .from(carts)
+    .where(eq(carts.customerId, sql.placeholder('customerId')))
+    .limit(1),
 );
 const cartByToken = reusableQuery('cart_by_token', (db) =>
-  db.select().from(carts).where(eq(carts.tokenHash, sql.placeholder('tokenHash'))).limit(1),
+  db
+    .select()
+    .from(carts)
+    .where(eq(carts.tokenHash, sql.placeholder('tokenHash')))
+    .limit(1),
 );
 
 export async function findCart(db: Db, owner: CartOwner): Promise<CartRow | undefined> {
   if (owner.kind === 'customer') return (await cartByCustomer(db, { customerId: owner.customerId }))[0];
   if (owner.tokenHash === null) return undefined;
   return (await cartByToken(db, { tokenHash: owner.tokenHash }))[0];
-}
-
-export async function findCartById(db: Db, id: number): Promise<CartRow | undefined> {
-  const rows = await db.select().from(carts).where(eq(carts.id, id)).limit(1);
-  return rows[0];
 }
 
 /**
@@ -51,15 +54,20 @@ export async function lockCart(db: Db, owner: CartOwner): Promise<CartRow | unde
   return rows[0];
 }
 
-/** Creates the cart, or finds the one a concurrent first write has just created (one per owner). */
+/**
+ * Creates the cart and answers it (a new row is already locked by the inserting transaction), or
+ * undefined when a concurrent first write of the same customer won: lock that one instead.
+ */
 export async function createCart(
   db: Db,
   owner: { customerId: number } | { tokenHash: string },
-): Promise<void> {
-  await db
+): Promise<CartRow | undefined> {
+  const rows = await db
     .insert(carts)
     .values('customerId' in owner ? { customerId: owner.customerId } : { tokenHash: owner.tokenHash })
-    .onConflictDoNothing();
+    .onConflictDoNothing()
+    .returning();
+  return rows[0];
 }
 
 const linesOfCart = reusableQuery('cart_lines', (db) =>
@@ -84,21 +92,20 @@ export function cartLinesWithProducts(db: Db, cartId: number): Promise<CartLineR
   return linesOfCart(db, { cartId });
 }
 
-export async function countLines(db: Db, cartId: number): Promise<number> {
+/** How many lines the cart has, and the product's quantity in it (undefined when not there): one read. */
+export async function lineStats(
+  db: Db,
+  cartId: number,
+  productId: number,
+): Promise<{ lines: number; qty: number | undefined }> {
   const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
+    .select({
+      lines: sql<number>`count(*)::int`,
+      qty: sql<number | null>`max(${cartLines.qty}) filter (where ${cartLines.productId} = ${productId})`,
+    })
     .from(cartLines)
     .where(eq(cartLines.cartId, cartId));
-  return rows[0]?.n ?? 0;
-}
-
-export async function findLineQty(db: Db, cartId: number, productId: number): Promise<number | undefined> {
-  const rows = await db
-    .select({ qty: cartLines.qty })
-    .from(cartLines)
-    .where(and(eq(cartLines.cartId, cartId), eq(cartLines.productId, productId)))
-    .limit(1);
-  return rows[0]?.qty;
+  return { lines: rows[0]?.lines ?? 0, qty: rows[0]?.qty ?? undefined };
 }
 
 /** Sets a line's quantity, creating the line when missing. */
@@ -113,16 +120,21 @@ export async function deleteLine(db: Db, cartId: number, productId: number): Pro
   await db.delete(cartLines).where(and(eq(cartLines.cartId, cartId), eq(cartLines.productId, productId)));
 }
 
-export async function deleteAllLines(db: Db, cartId: number): Promise<void> {
-  await db.delete(cartLines).where(eq(cartLines.cartId, cartId));
+/** After an order: no lines, no coupon (the cart row stays, so the customer keeps one cart). */
+export async function emptyCart(db: Db, cartId: number): Promise<void> {
+  await db.execute(sql`
+    with removed as (delete from cart_line where cart_id = ${cartId})
+    update cart set coupon_code = null, updated_at = now() where id = ${cartId}`);
 }
 
 export async function setCoupon(db: Db, cartId: number, code: string | null): Promise<void> {
   await db.update(carts).set({ couponCode: code, updatedAt: sql`now()` }).where(eq(carts.id, cartId));
 }
 
-export async function touchCart(db: Db, cartId: number): Promise<void> {
-  await db.update(carts).set({ updatedAt: sql`now()` }).where(eq(carts.id, cartId));
+/** Marks the cart as changed and answers it as it now is (for the answer of a cart write). */
+export async function touchCart(db: Db, cartId: number): Promise<CartRow> {
+  const [row] = await db.update(carts).set({ updatedAt: sql`now()` }).where(eq(carts.id, cartId)).returning();
+  return row;
 }
 
 /**

@@ -9,13 +9,11 @@ import { couponProblem } from '../checkout/coupons.ts';
 import { type CartOwner, cartOwnerOf, cartTokenHash, hashCartToken, newCartToken } from './cart-token.ts';
 import {
   cartLinesWithProducts,
-  countLines,
   createCart,
   deleteCart,
   deleteLine,
   findCart,
-  findCartById,
-  findLineQty,
+  lineStats,
   lockCart,
   mergeLines,
   putLine,
@@ -82,19 +80,14 @@ async function writeCart(
     let token = owner.kind === 'guest' && owner.tokenHash ? sentToken : undefined;
     let cart = await lockCart(tx, owner);
     if (!cart && !create) return view(tx, undefined, undefined);
-    if (!cart) {
-      let fresh: CartOwner = owner;
-      if (owner.kind === 'customer') await createCart(tx, { customerId: owner.customerId });
-      else {
-        token = newCartToken();
-        fresh = { kind: 'guest', tokenHash: hashCartToken(token) };
-        await createCart(tx, { tokenHash: fresh.tokenHash! });
-      }
-      cart = (await lockCart(tx, fresh))!;
+    if (!cart && owner.kind === 'customer') {
+      cart = (await createCart(tx, { customerId: owner.customerId })) ?? (await lockCart(tx, owner))!;
+    } else if (!cart) {
+      token = newCartToken();
+      cart = (await createCart(tx, { tokenHash: hashCartToken(token) }))!;
     }
     await change(tx, cart);
-    await touchCart(tx, cart.id);
-    return view(tx, await findCartById(tx, cart.id), token);
+    return view(tx, await touchCart(tx, cart.id), token);
   });
 }
 
@@ -127,8 +120,8 @@ export function addItem(
 ) {
   return writeCart(deps, caller, token, true, async (tx, cart) => {
     await assertSellable(tx, productId);
-    const current = await findLineQty(tx, cart.id, productId);
-    if (current === undefined && (await countLines(tx, cart.id)) >= CART_MAX_LINES) {
+    const { lines, qty: current } = await lineStats(tx, cart.id, productId);
+    if (current === undefined && lines >= CART_MAX_LINES) {
       throw new AppError('UNPROCESSABLE', `a cart holds at most ${CART_MAX_LINES} lines`);
     }
     const next = (current ?? 0) + qty;
@@ -150,7 +143,7 @@ export function setItemQty(
   qty: number,
 ) {
   return writeCart(deps, caller, token, false, async (tx, cart) => {
-    const current = await findLineQty(tx, cart.id, productId);
+    const { qty: current } = await lineStats(tx, cart.id, productId);
     if (current === undefined && qty > 0)
       throw new AppError('NOT_FOUND', `product ${productId} is not in the cart`);
     if (qty === 0) return deleteLine(tx, cart.id, productId);
@@ -208,8 +201,7 @@ export async function mergeGuestCart(
     const guest = await lockCart(tx, { kind: 'guest', tokenHash });
     if (!guest) return;
     const owner: CartOwner = { kind: 'customer', customerId };
-    await createCart(tx, { customerId });
-    const mine = (await lockCart(tx, owner))!;
+    const mine = (await createCart(tx, { customerId })) ?? (await lockCart(tx, owner))!;
     await mergeLines(tx, guest.id, mine.id, CART_MAX_LINES);
     if (mine.couponCode === null && guest.couponCode !== null) await setCoupon(tx, mine.id, guest.couponCode);
     await deleteCart(tx, guest.id);

@@ -4,13 +4,12 @@ import type { Db } from '../../db/client.ts';
 import type { Caller } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import { toCents } from '../../lib/money.ts';
-import { deleteAllLines, setCoupon } from '../cart/cart.repo.ts';
+import { emptyCart } from '../cart/cart.repo.ts';
 import { cartOwnerOf } from '../cart/cart-token.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { orderJson } from '../orders/order-json.ts';
 import { claimIdempotencyKey, findIdempotencyKey, storeIdempotentAnswer } from '../orders/order.repo.ts';
 import type { OrderJsonType, PlaceOrderBodyType } from '../orders/order.schemas.ts';
-import { getSetting } from '../settings/settings.service.ts';
 import {
   addressOf,
   assertOrderable,
@@ -19,7 +18,7 @@ import {
   useCoupon,
   writeOrder,
 } from './place-order.steps.ts';
-import { quoteCart } from './quote.ts';
+import { type Quote, quoteCart } from './quote.ts';
 
 export interface PlaceOrderDeps {
   db: Db;
@@ -73,14 +72,11 @@ interface Buyer {
   guestEmail: string | undefined;
 }
 
-/** Who is buying and the scope of their idempotency keys; refuses guests when guest checkout is off. */
-async function buyerOf(deps: PlaceOrderDeps, req: PlaceOrderRequest): Promise<Buyer> {
+/** Who is buying and the scope of their idempotency keys. */
+function buyerOf(req: PlaceOrderRequest): Buyer {
   const owner = cartOwnerOf(req.caller, req.cartToken);
   if (owner.kind === 'customer')
     return { scope: `customer:${owner.customerId}`, customerId: owner.customerId, guestEmail: undefined };
-  if (!(await getSetting(deps.db, deps.config, 'feature_guest_checkout'))) {
-    throw new AppError('UNAUTHENTICATED', 'guest checkout is turned off: log in to place an order');
-  }
   if (req.body.email === undefined) {
     throw new AppError('VALIDATION_FAILED', 'email is required for a guest order', [
       { field: 'email', message: 'is required for guests' },
@@ -90,14 +86,23 @@ async function buyerOf(deps: PlaceOrderDeps, req: PlaceOrderRequest): Promise<Bu
   return { scope: `cart:${owner.tokenHash}`, customerId: null, guestEmail: req.body.email };
 }
 
-/** The whole order in one transaction (CONTRACT §8); any refusal rolls every step back, key row included. */
-async function placeInTransaction(
+interface Recorded {
+  quote: Quote;
+  email: string;
+  order: OrderJsonType;
+}
+
+/**
+ * Quotes the locked cart and writes the order from the quote: order, lines, coupon redemption, points
+ * (the customer row is already locked), the emptied cart and the outbox event.
+ */
+async function recordOrder(
   tx: Db,
   deps: PlaceOrderDeps,
   req: PlaceOrderRequest,
   buyer: Buyer,
   expected?: number,
-) {
+): Promise<Recorded> {
   const quote = await quoteCart(
     { db: tx, config: deps.config },
     req.caller,
@@ -109,24 +114,22 @@ async function placeInTransaction(
       guestEmail: buyer.guestEmail,
     },
   );
+  if (buyer.customerId === null && !quote.settings.feature_guest_checkout) {
+    throw new AppError('UNAUTHENTICATED', 'guest checkout is turned off: log in to place an order');
+  }
   if (buyer.customerId !== null && !quote.customer?.active) {
     throw new AppError('UNAUTHENTICATED', 'the customer account is closed');
   }
   assertOrderable(quote, expected);
   const email = buyer.guestEmail ?? req.body.email ?? quote.customer?.email ?? '';
-  await reserveStock(tx, quote);
-  const couponId = await useCoupon(tx, quote, buyer.customerId, email);
   await spendPoints(tx, buyer.customerId, quote.totals.pointsSpend);
-  const stored = await writeOrder(tx, quote, couponId, {
+  const { order, lines } = await writeOrder(tx, quote, {
     customerId: buyer.customerId,
     email,
     address: addressOf(req.body, email),
     payWay: req.body.payWay ?? null,
   });
-  const cartId = quote.cart!.id;
-  await deleteAllLines(tx, cartId);
-  await setCoupon(tx, cartId, null);
-  const { order } = stored;
+  await emptyCart(tx, quote.cart!.id);
   await recordEvent(tx, 'order.placed', {
     orderId: order.id,
     number: order.number,
@@ -134,7 +137,7 @@ async function placeInTransaction(
     total: order.total,
     currency: order.currency,
   });
-  return orderJson(order, stored.lines);
+  return { quote, email, order: orderJson(order, lines) };
 }
 
 /**
@@ -144,7 +147,7 @@ async function placeInTransaction(
  * a 409/422 runs again (the client may have fixed the cause).
  */
 export async function placeOrder(deps: PlaceOrderDeps, req: PlaceOrderRequest): Promise<PlaceOrderAnswer> {
-  const buyer = await buyerOf(deps, req);
+  const buyer = buyerOf(req);
   const expected = expectedCents(req.body);
   const key = req.idempotencyKey;
   const requestHash = createHash('sha256').update(canonical(req.body)).digest('hex');
@@ -152,8 +155,12 @@ export async function placeOrder(deps: PlaceOrderDeps, req: PlaceOrderRequest): 
     return await deps.db.transaction(async (tx) => {
       if (key !== undefined && !(await claimIdempotencyKey(tx, buyer.scope, key, requestHash)))
         throw new KeyTaken();
-      const body = { success: true as const, data: await placeInTransaction(tx, deps, req, buyer, expected) };
+      const recorded = await recordOrder(tx, deps, req, buyer, expected);
+      const body = { success: true as const, data: recorded.order };
       if (key !== undefined) await storeIdempotentAnswer(tx, buyer.scope, key, 201, body);
+      // Last, so the rows every order competes for (products, coupon) stay locked only until commit.
+      await reserveStock(tx, recorded.quote);
+      await useCoupon(tx, recorded.quote, buyer.customerId, recorded.email);
       return { status: 201, body, replayed: false };
     });
   } catch (err) {

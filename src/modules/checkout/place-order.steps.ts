@@ -67,24 +67,24 @@ export async function reserveStock(tx: Db, quote: Quote): Promise<void> {
 
 /**
  * Counts the coupon's use with a guarded UPDATE (which also locks the coupon row), then re-counts this
- * buyer's uses: behind that lock the count includes every committed order of the same coupon.
+ * buyer's redemptions, the one this order wrote included: behind that lock the count includes every
+ * committed order of the same coupon.
  */
 export async function useCoupon(
   tx: Db,
   quote: Quote,
   customerId: number | null,
   email: string,
-): Promise<number | null> {
+): Promise<void> {
   const coupon = quote.coupon;
-  if (!coupon) return null;
+  if (!coupon) return;
   const refuse = (why: string) =>
     new AppError('COUPON_INVALID', 'the coupon cannot be used', [{ field: 'couponCode', message: why }]);
   if (!(await takeCouponUse(tx, coupon.id))) throw refuse('COUPON_USED_UP');
   if (coupon.perCustomerLimit !== null) {
     const uses = await countRedemptions(tx, coupon.id, customerId !== null ? { customerId } : { email });
-    if (uses >= coupon.perCustomerLimit) throw refuse('COUPON_CUSTOMER_LIMIT');
+    if (uses > coupon.perCustomerLimit) throw refuse('COUPON_CUSTOMER_LIMIT');
   }
-  return coupon.id;
 }
 
 /** Spends the quoted points; the customer row was locked before the quote, so this only fails on a bug or a race we missed. */
@@ -131,14 +131,10 @@ export interface OrderParties {
 }
 
 /** Writes the order with the quote's figures, its line snapshots, the coupon redemption and the points ledger. */
-export async function writeOrder(
-  tx: Db,
-  quote: Quote,
-  couponId: number | null,
-  who: OrderParties,
-): Promise<StoredOrder> {
+export async function writeOrder(tx: Db, quote: Quote, who: OrderParties): Promise<StoredOrder> {
   const t = quote.totals;
   const lines = orderLines(quote);
+  const couponId = quote.coupon?.id ?? null;
   const stored = await insertOrder(
     tx,
     {

@@ -50,6 +50,12 @@ const snapshotQuery = (db: Db, owner: 'customer' | 'guest') =>
 const byCustomer = reusableQuery('quote_cart_by_customer', (db) => snapshotQuery(db, 'customer'));
 const byToken = reusableQuery('quote_cart_by_token', (db) => snapshotQuery(db, 'guest'));
 
+/**
+ * Place-order locks the cart row with a statement of its own BEFORE this read. Locking here instead
+ * (FOR UPDATE OF cart on this join) would be wrong under READ COMMITTED: after waiting for the lock,
+ * PostgreSQL re-checks the cart row but keeps the cart_line rows of the old snapshot, so a second
+ * order would see the lines the first one just ordered (the concurrency test catches exactly that).
+ */
 export async function cartSnapshot(db: Db, owner: CartOwner): Promise<CartSnapshot> {
   if (owner.kind === 'guest' && owner.tokenHash === null)
     return { cart: undefined, coupon: undefined, lines: [] };

@@ -180,6 +180,7 @@ async function load(
   const { db } = deps;
   const customerId = owner.kind === 'customer' ? owner.customerId : null;
   if (forUpdate) {
+    // The lock is its own statement: the snapshot read after it sees what earlier orders left.
     await lockCart(db, owner);
     const customer =
       customerId === null

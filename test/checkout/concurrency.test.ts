@@ -58,7 +58,9 @@ describe(`concurrent checkouts (${testEngine})`, () => {
     );
     assert.deepEqual(tally(answers.map((a) => a.statusCode)), { 201: 20 });
     assert.equal(new Set(answers.map((a) => a.json().data.id)).size, 1);
-    const n = await one<{ n: number }>(sql`select count(*)::int as n from sales_order where customer_id = ${ada.id}`);
+    const n = await one<{ n: number }>(
+      sql`select count(*)::int as n from sales_order where customer_id = ${ada.id}`,
+    );
     assert.equal(n.n, 1);
   });
 
@@ -73,7 +75,9 @@ describe(`concurrent checkouts (${testEngine})`, () => {
     for (const a of answers) if (a.statusCode === 409) assert.equal(a.json().error.code, 'OUT_OF_STOCK');
     const stock = await one<{ s: number }>(sql`select stock_qty as s from product where id = ${p}`);
     assert.equal(stock.s, 0);
-    const lines = await one<{ n: number }>(sql`select coalesce(sum(qty), 0)::int as n from sales_order_line where product_id = ${p}`);
+    const lines = await one<{ n: number }>(
+      sql`select coalesce(sum(qty), 0)::int as n from sales_order_line where product_id = ${p}`,
+    );
     assert.equal(lines.n, 10);
   });
 
@@ -97,16 +101,30 @@ describe(`concurrent checkouts (${testEngine})`, () => {
     assert.deepEqual(used, { used: 5, redeemed: 5 });
   });
 
-  test("when orders redeeming points race with admin deductions, then the balance never goes negative and the ledger sums to it", async () => {
+  test('when orders redeeming points race with admin deductions, then the balance never goes negative and the ledger sums to it', async () => {
     const p = await makeProduct(t.app.db, { price: 10_000, stockQty: 1000 });
     const ada = await makeCustomer(t.app);
     const admin = await adminToken(t.app, [3]);
-    const credit = await call(t.app, 'POST', '/rest/loyalty/adjustment', { token: admin }, { customerId: ada.id, delta: 1000, note: 'welcome' });
+    const credit = await call(
+      t.app,
+      'POST',
+      '/rest/loyalty/adjustment',
+      { token: admin },
+      { customerId: ada.id, delta: 1000, note: 'welcome' },
+    );
     assert.equal(credit.statusCode, 200, credit.body);
     await fillCart(t.app, { token: ada.token }, [[p, 1]]);
-    const orders = Array.from({ length: 10 }, () => placeOrder(t.app, { token: ada.token }, { transportId, redeemPoints: true }));
+    const orders = Array.from({ length: 10 }, () =>
+      placeOrder(t.app, { token: ada.token }, { transportId, redeemPoints: true }),
+    );
     const deductions = Array.from({ length: 10 }, () =>
-      call(t.app, 'POST', '/rest/loyalty/adjustment', { token: admin }, { customerId: ada.id, delta: -300, note: 'race' }),
+      call(
+        t.app,
+        'POST',
+        '/rest/loyalty/adjustment',
+        { token: admin },
+        { customerId: ada.id, delta: -300, note: 'race' },
+      ),
     );
     const answers = await Promise.all([...orders, ...deductions]);
     const placed = answers.slice(0, 10).filter((a) => a.statusCode === 201);

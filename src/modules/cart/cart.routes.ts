@@ -26,7 +26,8 @@ function answer(reply: FastifyReply, result: CartAnswer) {
 export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const deps: CartDeps = { db: app.db, config: app.config };
   const tags = ['cart'];
-  const response = { 200: Envelope(CartJson) };
+  // 403: an admin token (admins have no cart).
+  const response = { 200: Envelope(CartJson), 403: errorResponse(403) };
   const cartAccess = { access: access.public() };
   // A cart is personal: never stored by a cache, whoever asks.
   app.addHook('onSend', async (_request, reply, payload) => {

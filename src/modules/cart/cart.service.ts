@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import type { Caller } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import { fromCents } from '../../lib/money.ts';
+import { isForeignKeyViolation } from '../../resources/db-errors.ts';
 import type { AccessTokens } from '../auth/tokens.ts';
 import { countRedemptions, findCouponByCode, findProduct } from '../checkout/checkout.repo.ts';
 import { couponProblem } from '../checkout/coupons.ts';
@@ -61,6 +62,16 @@ async function view(db: Db, cart: CartRow | undefined, token: string | undefined
   return { cart: json, token };
 }
 
+/** A token can outlive its account: creating the cart of a deleted customer is a 401, not a 500. */
+async function createCustomerCart(tx: Db, customerId: number): Promise<CartRow | undefined> {
+  try {
+    return await createCart(tx, { customerId });
+  } catch (err) {
+    if (isForeignKeyViolation(err)) throw new AppError('UNAUTHENTICATED', 'the customer account no longer exists');
+    throw err;
+  }
+}
+
 type CartChange = (tx: Db, cart: CartRow) => Promise<void>;
 
 /**
@@ -81,7 +92,7 @@ async function writeCart(
     let cart = await lockCart(tx, owner);
     if (!cart && !create) return view(tx, undefined, undefined);
     if (!cart && owner.kind === 'customer') {
-      cart = (await createCart(tx, { customerId: owner.customerId })) ?? (await lockCart(tx, owner))!;
+      cart = (await createCustomerCart(tx, owner.customerId)) ?? (await lockCart(tx, owner))!;
     } else if (!cart) {
       token = newCartToken();
       cart = (await createCart(tx, { tokenHash: hashCartToken(token) }))!;

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -29,7 +30,26 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   dataDir: string;
   poolSize?: number;
+  /** PostgreSQL timeouts; the defaults suit production, fault tests shorten them. */
+  timeouts?: Partial<PostgresTimeouts>;
 }
+
+export interface PostgresTimeouts {
+  /** Opening a connection, or waiting for a free one in the pool. */
+  connectMs: number;
+  /** Server side: a statement running longer is cancelled. */
+  statementMs: number;
+  /** Client side: an answer not received by then fails the query, even when the network swallows it. */
+  queryMs: number;
+  idleInTransactionMs: number;
+}
+
+const DEFAULT_TIMEOUTS: PostgresTimeouts = {
+  connectMs: 5_000,
+  statementMs: 15_000,
+  queryMs: 20_000,
+  idleInTransactionMs: 30_000,
+};
 
 const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
 /** Serialises migrations of several instances starting at once on one PostgreSQL. */
@@ -37,7 +57,7 @@ const MIGRATION_LOCK_ID = 72_001;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.poolSize ?? 10)
+    ? openPostgres(options.databaseUrl, options.poolSize ?? 10, { ...DEFAULT_TIMEOUTS, ...options.timeouts })
     : openPglite(options.dataDir);
 }
 
@@ -89,19 +109,27 @@ async function initialiseInWorker(dataDir: string): Promise<void> {
   });
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
+async function openPostgres(url: string, poolSize: number, timeouts: PostgresTimeouts): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: timeouts.connectMs,
     idleTimeoutMillis: 30_000,
     // A statement that runs longer than this is a fault, not a slow answer.
-    statement_timeout: 15_000,
-    idle_in_transaction_session_timeout: 30_000,
+    statement_timeout: timeouts.statementMs,
+    // The server cannot cancel what it never receives (a partition, a hung backend): without a
+    // client-side bound such a request would hang (test/hardening/db-faults.test.ts).
+    query_timeout: timeouts.queryMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Nor a checked-out one (inside a transaction, between two queries): the pool listens only to
+  // idle clients, and an 'error' without a listener would kill the process. Its next query fails
+  // with the error, which answers 503 (test/hardening/db-faults.test.ts).
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  releaseClientsOfFailedBegin(pool, db);
   return {
     db,
     engine: 'postgres',
@@ -122,6 +150,53 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       await pool.end();
     },
   };
+}
+
+/**
+ * drizzle's transaction() releases its pool client in a `finally` that is entered only after
+ * BEGIN succeeded: a connection lost at BEGIN keeps its client checked out for ever, and a few
+ * such faults exhaust the pool (test/hardening/db-faults.test.ts). This notes the clients a
+ * transaction takes and gives back any that drizzle did not.
+ */
+function releaseClientsOfFailedBegin(pool: pg.Pool, db: Db): void {
+  interface Checkout {
+    release: (err?: Error) => void;
+    released: boolean;
+  }
+  const taken = new AsyncLocalStorage<Checkout[]>();
+  const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
+  // Only the promise form is drizzle's transaction; the callback form is pool.query's own.
+  pool.connect = ((...args: unknown[]) => {
+    if (args.length > 0) return (connect as (...a: unknown[]) => unknown)(...args);
+    return connect().then((client) => {
+      const checkouts = taken.getStore();
+      if (checkouts) {
+        // This checkout's own release: once given back, the client may already be someone else's.
+        const checkout: Checkout = { release: client.release.bind(client), released: false };
+        client.release = (err?: Error | boolean) => {
+          checkout.released = true;
+          checkout.release(err instanceof Error ? err : undefined);
+        };
+        checkouts.push(checkout);
+      }
+      return client;
+    });
+  }) as typeof pool.connect;
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((work, config) =>
+    taken.run([], async () => {
+      try {
+        return await transaction(work, config);
+      } catch (err) {
+        for (const checkout of taken.getStore()!) {
+          if (!checkout.released) {
+            checkout.released = true;
+            checkout.release(err as Error);
+          }
+        }
+        throw err;
+      }
+    })) as Db['transaction'];
 }
 
 /** Rows of a raw query, the same shape on both engines. */

@@ -135,13 +135,24 @@ export function handleError(error: FastifyError | AppError, request: FastifyRequ
   return reply.status(500).send(errorBody('INTERNAL', 'internal error'));
 }
 
-const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001', '08003']);
+// Lost or refused connections, and PostgreSQL's own: admin/crash shutdown, starting up,
+// too many connections, statement timeout, connection exceptions.
+const CONNECTION_ERRORS = new Set([
+  ...['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'],
+  ...['57P01', '57P02', '57P03', '57014', '53300', '08000', '08001', '08003', '08004', '08006'],
+]);
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|connection timeout|Query read timeout|Client has encountered a connection error|Connection is closed|the database system is (starting up|shutting down|in recovery mode)/i;
 
-function isDatabaseUnavailable(error: { code?: string; message?: string }): boolean {
-  if (error.code && CONNECTION_ERRORS.has(error.code)) return true;
-  return /Connection terminated|timeout exceeded when trying to connect|connection timeout/i.test(
-    error.message ?? '',
-  );
+/** True for a lost, refused or timed-out database connection, also when wrapped (drizzle's `cause`). */
+function isDatabaseUnavailable(error: { code?: string; message?: string; cause?: unknown }): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === 'string' && CONNECTION_ERRORS.has(code)) return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
+    e = cause;
+  }
+  return false;
 }
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {

@@ -97,6 +97,7 @@ describe(`crash and restart on PGlite (FC_SEED=${SEED})`, () => {
       assert.equal(ready.status, 200);
     }
     report('crash', {
+      engine: 'pglite',
       seed: SEED,
       iterations: ITERATIONS,
       acknowledged: acknowledged.length,
@@ -144,6 +145,7 @@ describe(`crash and restart on PGlite (FC_SEED=${SEED})`, () => {
     }
     const summary = [...outcomes.entries()].map(([k, v]) => `${k}:${v}`).join(',');
     report('sigterm', {
+      engine: 'pglite',
       clients: 50,
       exitCode: String(code),
       exitMs,

@@ -240,6 +240,7 @@ describe('database faults on PostgreSQL', { skip: SKIP }, () => {
     const leaks = during.filter((s) => s.leak);
     const maxMs = Math.max(...during.map((s) => s.ms));
     const row = {
+      engine: 'postgres',
       fault: name,
       requests: during.length,
       statuses: statuses.toString(),
@@ -368,6 +369,7 @@ describe('database faults on PostgreSQL', { skip: SKIP }, () => {
       .reduce((n, l) => n + l.qty, 0);
     const ids = [...acknowledged.values()];
     report('db-fault invariants', {
+      engine: 'postgres',
       attempts: pending.length,
       placed: ids.length,
       retriedAfterFaults: retried,

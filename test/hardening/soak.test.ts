@@ -161,6 +161,7 @@ describe('load and soak on PostgreSQL', { skip: SKIP }, () => {
     const sold = stock.reduce((n, r) => n + Number(r.sold), 0);
 
     report('soak', {
+      engine: 'postgres',
       seconds: DURATION,
       connections: CONNECTIONS,
       requests: run.requests,

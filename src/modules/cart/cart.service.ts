@@ -67,7 +67,8 @@ async function createCustomerCart(tx: Db, customerId: number): Promise<CartRow |
   try {
     return await createCart(tx, { customerId });
   } catch (err) {
-    if (isForeignKeyViolation(err)) throw new AppError('UNAUTHENTICATED', 'the customer account no longer exists');
+    if (isForeignKeyViolation(err))
+      throw new AppError('UNAUTHENTICATED', 'the customer account no longer exists');
     throw err;
   }
 }

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { type Db, queryRows } from '../../db/client.ts';
 import { products } from '../catalog/catalog.tables.ts';
 import { coupons, gifts } from '../catalog/promotions.tables.ts';
 import { transports } from '../catalog/shipping.tables.ts';
@@ -127,11 +127,9 @@ export async function findCustomerStanding(
   lock = false,
 ): Promise<CustomerStanding | undefined> {
   if (!lock) return (await customerStanding(db, { id }))[0];
-  const rows = await db
-    .select({ email: customers.email, loyaltyPoints: customers.loyaltyPoints, active: customers.active })
-    .from(customers)
-    .where(eq(customers.id, id))
-    .limit(1)
-    .for('no key update');
+  const rows = await queryRows<CustomerStanding>(
+    db,
+    sql`select email, loyalty_points as "loyaltyPoints", active from customer where id = ${id} for no key update`,
+  );
   return rows[0];
 }

@@ -18,7 +18,7 @@ import {
   useCoupon,
   writeOrder,
 } from './place-order.steps.ts';
-import { type Quote, quoteCart } from './quote.ts';
+import { type Quote, type QuoteReference, quoteCart, quoteReference } from './quote.ts';
 
 export interface PlaceOrderDeps {
   db: Db;
@@ -101,6 +101,7 @@ async function recordOrder(
   deps: PlaceOrderDeps,
   req: PlaceOrderRequest,
   buyer: Buyer,
+  reference: QuoteReference,
   expected?: number,
 ): Promise<Recorded> {
   const quote = await quoteCart(
@@ -109,10 +110,7 @@ async function recordOrder(
     req.cartToken,
     req.body,
     req.now,
-    {
-      forUpdate: true,
-      guestEmail: buyer.guestEmail,
-    },
+    { reference, guestEmail: buyer.guestEmail },
   );
   if (buyer.customerId === null && !quote.settings.feature_guest_checkout) {
     throw new AppError('UNAUTHENTICATED', 'guest checkout is turned off: log in to place an order');
@@ -146,16 +144,35 @@ async function recordOrder(
  * then replays it, or until it rolls back and then runs itself. Refusals are not stored: a retry after
  * a 409/422 runs again (the client may have fixed the cause).
  */
+/** The stored answer of an earlier request with this key, or undefined; another body is a 422. */
+async function replay(deps: PlaceOrderDeps, scope: string, key: string, requestHash: string) {
+  const stored = await findIdempotencyKey(deps.db, scope, key);
+  if (!stored) return undefined;
+  if (stored.requestHash !== requestHash) {
+    throw new AppError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used with another request body');
+  }
+  return { status: stored.status, body: stored.response as PlaceOrderAnswer['body'], replayed: true };
+}
+
 export async function placeOrder(deps: PlaceOrderDeps, req: PlaceOrderRequest): Promise<PlaceOrderAnswer> {
   const buyer = buyerOf(req);
   const expected = expectedCents(req.body);
   const key = req.idempotencyKey;
   const requestHash = createHash('sha256').update(canonical(req.body)).digest('hex');
+  let reference: QuoteReference;
+  try {
+    reference = await quoteReference(deps, req.body);
+  } catch (err) {
+    // A transport withdrawn since the first request must not stop its replay.
+    const earlier = key === undefined ? undefined : await replay(deps, buyer.scope, key, requestHash);
+    if (earlier) return earlier;
+    throw err;
+  }
   try {
     return await deps.db.transaction(async (tx) => {
       if (key !== undefined && !(await claimIdempotencyKey(tx, buyer.scope, key, requestHash)))
         throw new KeyTaken();
-      const recorded = await recordOrder(tx, deps, req, buyer, expected);
+      const recorded = await recordOrder(tx, deps, req, buyer, reference, expected);
       const body = { success: true as const, data: recorded.order };
       if (key !== undefined) await storeIdempotentAnswer(tx, buyer.scope, key, 201, body);
       // Last, so the rows every order competes for (products, coupon) stay locked only until commit.
@@ -166,11 +183,8 @@ export async function placeOrder(deps: PlaceOrderDeps, req: PlaceOrderRequest): 
   } catch (err) {
     if (!(err instanceof KeyTaken) || key === undefined) throw err;
   }
-  const stored = await findIdempotencyKey(deps.db, buyer.scope, key);
-  if (!stored)
+  const earlier = await replay(deps, buyer.scope, key, requestHash);
+  if (!earlier)
     throw new AppError('CONFLICT', 'a request with this Idempotency-Key is being processed; retry');
-  if (stored.requestHash !== requestHash) {
-    throw new AppError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used with another request body');
-  }
-  return { status: stored.status, body: stored.response as PlaceOrderAnswer['body'], replayed: true };
+  return earlier;
 }

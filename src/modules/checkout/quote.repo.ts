@@ -1,5 +1,5 @@
 import { asc, eq, getTableColumns, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { type Db, queryRows } from '../../db/client.ts';
 import type { CartLineRow } from '../cart/cart.repo.ts';
 import type { CartOwner } from '../cart/cart-token.ts';
 import { cartLines, carts } from '../cart/cart.tables.ts';
@@ -73,6 +73,97 @@ export async function cartSnapshot(db: Db, owner: CartOwner): Promise<CartSnapsh
     coupon: first.coupon ?? undefined,
     lines,
   };
+}
+
+interface FlatSnapshotRow {
+  cartId: number;
+  couponCode: string | null;
+  kId: number | null;
+  kCode: string;
+  kType: 'percent' | 'fixed';
+  kValue: number;
+  kMinSubtotal: number;
+  kStartsAt: Date | string | null;
+  kEndsAt: Date | string | null;
+  kUsageLimit: number | null;
+  kPerCustomerLimit: number | null;
+  kUsedCount: number;
+  kActive: boolean;
+  kCreatedAt: Date | string;
+  kUpdatedAt: Date | string;
+  productId: number | null;
+  qty: number;
+  sku: string;
+  name: string;
+  price: number;
+  vatRate: number;
+  weightKg: number;
+  active: boolean;
+}
+
+const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
+
+/**
+ * The same read as cartSnapshot in plain SQL, for place-order's transaction: a prepared query cannot
+ * run on a transaction, and building this join with the query builder costs more CPU than the database
+ * spends answering it. Numerics are cast to float8 so both engines answer JS numbers.
+ */
+export async function cartSnapshotInTransaction(tx: Db, owner: CartOwner): Promise<CartSnapshot> {
+  if (owner.kind === 'guest' && owner.tokenHash === null)
+    return { cart: undefined, coupon: undefined, lines: [] };
+  const where =
+    owner.kind === 'customer'
+      ? sql`c.customer_id = ${owner.customerId}`
+      : sql`c.token_hash = ${owner.tokenHash}`;
+  const rows = await queryRows<FlatSnapshotRow>(
+    tx,
+    sql`select c.id as "cartId", c.coupon_code as "couponCode",
+        k.id as "kId", k.code as "kCode", k.type as "kType", k.value as "kValue", k.min_subtotal as "kMinSubtotal",
+        k.starts_at as "kStartsAt", k.ends_at as "kEndsAt", k.usage_limit as "kUsageLimit",
+        k.per_customer_limit as "kPerCustomerLimit", k.used_count as "kUsedCount", k.active as "kActive",
+        k.created_at as "kCreatedAt", k.updated_at as "kUpdatedAt",
+        l.product_id as "productId", l.qty, p.sku, p.name, p.price,
+        p.vat_rate::float8 as "vatRate", p.weight_kg::float8 as "weightKg", p.active
+      from cart c
+      left join coupon k on lower(k.code) = lower(c.coupon_code)
+      left join cart_line l on l.cart_id = c.id
+      left join product p on p.id = l.product_id
+      where ${where}
+      order by l.added_at, l.product_id`,
+  );
+  const first = rows[0];
+  if (!first) return { cart: undefined, coupon: undefined, lines: [] };
+  const coupon: CouponRow | undefined =
+    first.kId === null
+      ? undefined
+      : {
+          id: first.kId,
+          code: first.kCode,
+          type: first.kType,
+          value: first.kValue,
+          minSubtotal: first.kMinSubtotal,
+          startsAt: first.kStartsAt === null ? null : asDate(first.kStartsAt),
+          endsAt: first.kEndsAt === null ? null : asDate(first.kEndsAt),
+          usageLimit: first.kUsageLimit,
+          perCustomerLimit: first.kPerCustomerLimit,
+          usedCount: first.kUsedCount,
+          active: first.kActive,
+          createdAt: asDate(first.kCreatedAt),
+          updatedAt: asDate(first.kUpdatedAt),
+        };
+  const lines: CartLineRow[] = rows
+    .filter((r) => r.productId !== null)
+    .map(({ productId, qty, sku, name, price, vatRate, weightKg, active }) => ({
+      productId: productId as number,
+      qty,
+      sku,
+      name,
+      price,
+      vatRate,
+      weightKg,
+      active,
+    }));
+  return { cart: { id: first.cartId, couponCode: first.couponCode }, coupon, lines };
 }
 
 const storedSettings = reusableQuery('quote_settings', (db) =>

@@ -19,7 +19,7 @@ import {
   type TransportRow,
 } from './checkout.repo.ts';
 import { couponProblem } from './coupons.ts';
-import { cartSnapshot, readStoredSettingsFast } from './quote.repo.ts';
+import { cartSnapshot, cartSnapshotInTransaction, readStoredSettingsFast } from './quote.repo.ts';
 import {
   computeTotals,
   type LoyaltyInput,
@@ -66,8 +66,11 @@ export interface Quote {
 }
 
 export interface QuoteOptions {
-  /** Inside place-order's transaction: lock the cart (and, when redeeming, the customer) first. */
-  forUpdate?: boolean;
+  /**
+   * Inside place-order's transaction: the transport and settings read before it (quoteReference);
+   * the cart (and, when redeeming, the customer) is then locked first.
+   */
+  reference?: QuoteReference;
   /** A guest's e-mail, so the per-customer coupon limit can count the guest's earlier orders. */
   guestEmail?: string;
 }
@@ -159,37 +162,51 @@ function loyaltyInput(settings: EffectiveSettings, customer: CustomerStanding | 
   };
 }
 
-interface Loaded {
-  snapshot: Awaited<ReturnType<typeof cartSnapshot>>;
-  customer: CustomerStanding | undefined;
+/** The reads of a quote that take no lock: read on the pool, before place-order's transaction. */
+export interface QuoteReference {
   transport: TransportRow | null;
   settings: EffectiveSettings;
 }
 
 /**
- * Reads what the quote needs. For place-order (forUpdate) the locks come first and in the service-wide
- * order: cart, then customer (products and coupon are locked later by their guarded updates). For the
- * totals endpoint the independent reads run side by side on the pool.
+ * Transport and settings for a quote (prepared reads on the pool). Place-order reads them before its
+ * transaction: neither is locked or guarded, so reading them a moment earlier changes nothing (an
+ * operator's change is as much "just before" as "just after"), and it keeps them off the transaction.
+ */
+export async function quoteReference(deps: QuoteDeps, body: TotalsBodyType): Promise<QuoteReference> {
+  const [transport, stored] = await Promise.all([
+    transportOf(deps.db, body.transportId),
+    readStoredSettingsFast(deps.db),
+  ]);
+  return { transport, settings: mergeSettings(deps.config, stored) };
+}
+
+interface Loaded extends QuoteReference {
+  snapshot: Awaited<ReturnType<typeof cartSnapshot>>;
+  customer: CustomerStanding | undefined;
+}
+
+/**
+ * Reads what the quote needs. In place-order's transaction (`reference` given) the locks come first
+ * and in the service-wide order: cart, then customer (products and coupon are locked later by their
+ * guarded updates); the lock is a statement of its own, so the lines read after it are current. For
+ * the totals endpoint the independent reads run side by side on the pool.
  */
 async function load(
   deps: QuoteDeps,
   owner: CartOwner,
   body: TotalsBodyType,
-  forUpdate: boolean,
+  reference?: QuoteReference,
 ): Promise<Loaded> {
   const { db } = deps;
   const customerId = owner.kind === 'customer' ? owner.customerId : null;
-  if (forUpdate) {
-    // The lock is its own statement: the snapshot read after it sees what earlier orders left.
+  if (reference) {
     await lockCart(db, owner);
     const customer =
       customerId === null
         ? undefined
         : await findCustomerStanding(db, customerId, body.redeemPoints === true);
-    const snapshot = await cartSnapshot(db, owner);
-    const transport = await transportOf(db, body.transportId);
-    const settings = mergeSettings(deps.config, await readStoredSettingsFast(db));
-    return { snapshot, customer, transport, settings };
+    return { ...reference, snapshot: await cartSnapshotInTransaction(db, owner), customer };
   }
   const [snapshot, customer, transport, stored] = await Promise.all([
     cartSnapshot(db, owner),
@@ -215,12 +232,7 @@ export async function quoteCart(
 ): Promise<Quote> {
   const { db } = deps;
   const owner = cartOwnerOf(caller, cartToken);
-  const { snapshot, customer, transport, settings } = await load(
-    deps,
-    owner,
-    body,
-    options.forUpdate === true,
-  );
+  const { snapshot, customer, transport, settings } = await load(deps, owner, body, options.reference);
   const rows = snapshot.lines;
   const lines = rows.filter((r) => r.active).map((r) => toLine({ ...r, id: r.productId }, r.qty));
   const buyer: Buyer =

@@ -1,5 +1,5 @@
-import { and, eq, gt, gte, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { type Db, queryRows } from '../../db/client.ts';
 import { products } from '../catalog/catalog.tables.ts';
 import { coupons } from '../catalog/promotions.tables.ts';
 
@@ -7,13 +7,12 @@ import { coupons } from '../catalog/promotions.tables.ts';
 // the condition and the change are a single statement, so under READ COMMITTED two orders can never
 // both pass a check that only one of them may pass, and no retry loop is needed.
 
-/** Takes qty units; false when fewer are left (nothing changed). */
+/** Takes qty units; false when fewer are left (nothing changed). Plain SQL: it runs per line of every order. */
 export async function takeStock(db: Db, productId: number, qty: number): Promise<boolean> {
-  const rows = await db
-    .update(products)
-    .set({ stockQty: sql`${products.stockQty} - ${qty}` })
-    .where(and(eq(products.id, productId), gte(products.stockQty, qty)))
-    .returning({ id: products.id });
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`update product set stock_qty = stock_qty - ${qty} where id = ${productId} and stock_qty >= ${qty} returning id`,
+  );
   return rows.length === 1;
 }
 

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { type Db, queryRows } from '../../db/client.ts';
 import type { OrderStatus } from './order-states.ts';
 import {
   couponRedemptions,
@@ -18,15 +18,61 @@ export interface StoredOrder {
   lines: SalesOrderLineRow[];
 }
 
+interface InsertedOrderRow extends Omit<SalesOrderRow, 'createdAt' | 'updatedAt'> {
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  lines: SalesOrderLineRow[];
+}
+
+const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
+
+/**
+ * Writes the order and its lines in ONE statement (a data-modifying CTE), answering both. Plain SQL:
+ * place-order runs it in every order's transaction, where the query builder's CPU would cost more
+ * than the insert itself. Values are cast where PostgreSQL cannot infer them (the VALUES list).
+ */
 export async function insertOrder(db: Db, order: NewOrder, lines: NewOrderLine[]): Promise<StoredOrder> {
-  const [row] = await db.insert(salesOrders).values(order).returning();
-  const stored = lines.length
-    ? await db
-        .insert(salesOrderLines)
-        .values(lines.map((l) => ({ ...l, orderId: row.id })))
-        .returning()
-    : [];
-  return { order: row, lines: stored };
+  const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
+  const values = sql.join(
+    lines.map(
+      (l) =>
+        sql`(${l.productId}::int, ${l.sku}::text, ${l.name}::text, ${l.unitPrice}::int, ${l.qty}::int,
+             ${l.vatRate}::numeric, ${l.lineTotal}::int, ${l.giftId ?? null}::int)`,
+    ),
+    sql`, `,
+  );
+  const [row] = await queryRows<InsertedOrderRow>(
+    db,
+    sql`with o as (
+      insert into sales_order (customer_id, email, status, currency, total, totals, address, vat_breakdown,
+        coupon_id, coupon_code, points_spent, transport_id, transport_name, pay_way, gift_packaging)
+      values (${order.customerId ?? null}::int, ${order.email}, ${order.status ?? 'pending'}, ${order.currency},
+        ${order.total}::int, ${json(order.totals)}, ${json(order.address)}, ${json(order.vatBreakdown)},
+        ${order.couponId ?? null}::int, ${order.couponCode ?? null}::text, ${order.pointsSpent ?? 0}::int,
+        ${order.transportId ?? null}::int, ${order.transportName ?? null}::text, ${order.payWay ?? null}::text,
+        ${order.giftPackaging ?? false}::boolean)
+      returning *
+    ), l as (
+      insert into sales_order_line (order_id, product_id, sku, name, unit_price, qty, vat_rate, line_total, gift_id)
+      select o.id, v.* from o cross join (values ${values})
+        as v(product_id, sku, name, unit_price, qty, vat_rate, line_total, gift_id)
+      returning *
+    )
+    select o.id, o.number, o.customer_id as "customerId", o.email, o.status, o.currency, o.total, o.totals,
+      o.address, o.vat_breakdown as "vatBreakdown", o.coupon_id as "couponId", o.coupon_code as "couponCode",
+      o.points_spent as "pointsSpent", o.transport_id as "transportId", o.transport_name as "transportName",
+      o.pay_way as "payWay", o.gift_packaging as "giftPackaging", o.created_at as "createdAt",
+      o.updated_at as "updatedAt",
+      (select json_agg(json_build_object('id', l.id, 'orderId', l.order_id, 'productId', l.product_id,
+          'sku', l.sku, 'name', l.name, 'unitPrice', l.unit_price, 'qty', l.qty, 'vatRate', l.vat_rate::float8,
+          'lineTotal', l.line_total, 'giftId', l.gift_id) order by l.id) from l) as lines
+    from o`,
+  );
+  const { lines: stored, createdAt, updatedAt, ...rest } = row;
+  return {
+    order: { ...rest, createdAt: asDate(createdAt), updatedAt: asDate(updatedAt) },
+    lines: stored ?? [],
+  };
 }
 
 export async function linesOf(db: Db, orderId: number): Promise<SalesOrderLineRow[]> {

@@ -124,14 +124,20 @@ export function handleError(error: FastifyError | AppError, request: FastifyRequ
     const code: ErrorCode = error.statusCode === 404 ? 'NOT_FOUND' : 'VALIDATION_FAILED';
     return reply.status(error.statusCode).send(errorBody(code, 'the request could not be processed'));
   }
+  if (errorChain(error).some((e) => typeof e.code === 'string' && UNSTORABLE_TEXT.has(e.code))) {
+    // A NUL character (or another the database encoding cannot hold) in any text the client sent.
+    return reply
+      .status(400)
+      .send(errorBody('VALIDATION_FAILED', 'a text value contains a character that cannot be stored (e.g. NUL)'));
+  }
   if (isDatabaseUnavailable(error)) {
-    request.log.error({ err: error }, 'database unavailable');
+    request.log.error(loggable(error), 'database unavailable');
     return reply
       .status(503)
       .header('retry-after', '1')
       .send(errorBody('SERVICE_UNAVAILABLE', 'the service is temporarily unavailable'));
   }
-  request.log.error({ err: error }, 'unexpected fault');
+  request.log.error(loggable(error), 'unexpected fault');
   return reply.status(500).send(errorBody('INTERNAL', 'internal error'));
 }
 
@@ -144,15 +150,43 @@ const CONNECTION_ERRORS = new Set([
 const UNAVAILABLE_MESSAGE =
   /Connection terminated|timeout exceeded when trying to connect|connection timeout|Query read timeout|Client has encountered a connection error|Connection is closed|the database system is (starting up|shutting down|in recovery mode)/i;
 
-/** True for a lost, refused or timed-out database connection, also when wrapped (drizzle's `cause`). */
-function isDatabaseUnavailable(error: { code?: string; message?: string; cause?: unknown }): boolean {
-  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
-    const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
-    if (typeof code === 'string' && CONNECTION_ERRORS.has(code)) return true;
-    if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
-    e = cause;
+/** character_not_in_repertoire (a NUL byte), untranslatable_character. */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
+
+interface ErrorLike {
+  code?: unknown;
+  message?: unknown;
+  cause?: unknown;
+}
+
+/** The error and its causes: drizzle wraps the driver's error in a `cause`. */
+function errorChain(error: unknown): ErrorLike[] {
+  const chain: ErrorLike[] = [];
+  for (let e = error; e && typeof e === 'object' && chain.length < 5; e = (e as ErrorLike).cause) {
+    chain.push(e as ErrorLike);
   }
-  return false;
+  return chain;
+}
+
+/** True for a lost, refused or timed-out database connection, also when wrapped. */
+function isDatabaseUnavailable(error: unknown): boolean {
+  return errorChain(error).some(
+    ({ code, message }) =>
+      (typeof code === 'string' && CONNECTION_ERRORS.has(code)) ||
+      (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)),
+  );
+}
+
+/**
+ * drizzle's error message carries the SQL parameters (password hashes, e-mail addresses): log
+ * the driver's error and the statement, never the values.
+ */
+function loggable(error: unknown): Record<string, unknown> {
+  const wrapped = error as { query?: unknown; params?: unknown; cause?: unknown };
+  if (typeof wrapped.query === 'string' && Array.isArray(wrapped.params)) {
+    return { err: wrapped.cause ?? new Error('query failed'), query: wrapped.query };
+  }
+  return { err: error };
 }
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {

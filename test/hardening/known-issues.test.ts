@@ -6,8 +6,9 @@ import { adminToken, registerCustomer, ROOT } from '../helpers/hardening/fixture
 import { fetchOpenApi, operationsOf } from '../helpers/hardening/openapi.ts';
 
 // Exact reproductions of defects the hardening scenarios found in other engineers' modules.
-// They are `todo` until fixed there (node:test reports a todo that passes); then drop the
-// `todo` and the matching entry of test/helpers/hardening/known-issues.ts.
+// A new one is `{ todo: 'reason' }` until fixed there (node:test reports a todo that passes),
+// with a matching entry in test/helpers/hardening/known-issues.ts; once fixed, the `todo` and
+// the entry go and the test stays as a regression guard.
 
 describe('defects found by the hardening scenarios', () => {
   let t: LoggedApp;
@@ -17,9 +18,8 @@ describe('defects found by the hardening scenarios', () => {
   });
   after(() => t?.close());
 
-  test('when a cart route refuses an admin token with 403, then 403 is among its documented responses', {
-    todo: 'cart module: routes answer 403 to admin tokens without listing errorResponse(403)',
-  }, async () => {
+  // Found by the fuzz; fixed in the cart module.
+  test('when a cart route refuses an admin token with 403, then 403 is among its documented responses', async () => {
     const ops = operationsOf(await fetchOpenApi(t.app)).filter((op) => op.path.startsWith('/rest/cart'));
     assert.ok(ops.length > 0);
     const admin = await adminToken(t.app, [1]);
@@ -38,9 +38,8 @@ describe('defects found by the hardening scenarios', () => {
     assert.deepEqual(undocumented, []);
   });
 
-  test('when a deleted customer’s still-valid token writes, then the answer is 401, not 500', {
-    todo: 'customers/cart: a token outlives its account; wishlist and cart inserts hit the foreign key (500)',
-  }, async () => {
+  // Found by the fuzz (the Superuser deleted the fuzz customer); fixed in the customers/cart modules.
+  test('when a deleted customer’s still-valid token writes, then the answer is 401, not 500', async () => {
     const admin = await adminToken(t.app, [1]);
     const product = await t.app.inject({
       method: 'POST',

@@ -142,6 +142,11 @@ export async function createFixtures(
       if (typeof cartToken === 'string') remember(fx, 'x-cart-token', cartToken);
     }
   }
+  // An order of the customer's own, so order routes meet an id that exists and is theirs.
+  if (ops.some((op) => op.method === 'POST' && op.path === '/rest/checkout/place-order')) {
+    const orderId = await placeCustomerOrder(app, tokens);
+    if (orderId) remember(fx, '/rest/order/order', orderId);
+  }
   const settings = await app.inject({
     method: 'GET',
     url: '/rest/system/setting',
@@ -151,6 +156,57 @@ export async function createFixtures(
     for (const entry of (settings.json() as { data: { key: string }[] }).data) remember(fx, 'key', entry.key);
   }
   return { fx, created };
+}
+
+/** The customer buys one unit of a product made for it; the order id, or undefined when refused. */
+export async function placeCustomerOrder(
+  app: App,
+  tokens: { admin: string; customer: string },
+): Promise<number | undefined> {
+  const product = await app.inject({
+    method: 'POST',
+    url: '/rest/product/product',
+    headers: bearer(tokens.admin),
+    payload: {
+      name: 'Fixture order',
+      sku: `FIX-${randomBytes(4).toString('hex')}`,
+      price: 10,
+      stockQty: 100,
+      active: true,
+    },
+  });
+  const transport = await app.inject({
+    method: 'POST',
+    url: '/rest/checkout/transport',
+    headers: bearer(tokens.admin),
+    payload: { name: 'Fixture courier', price: 3 },
+  });
+  if (product.statusCode !== 201 || transport.statusCode !== 201) return undefined;
+  const productId = (product.json() as { data: { id: number } }).data.id;
+  const transportId = (transport.json() as { data: { id: number } }).data.id;
+  await app.inject({
+    method: 'POST',
+    url: '/rest/cart/items',
+    headers: bearer(tokens.customer),
+    payload: { productId, qty: 1 },
+  });
+  const order = await app.inject({
+    method: 'POST',
+    url: '/rest/checkout/place-order',
+    headers: bearer(tokens.customer),
+    payload: {
+      firstName: 'Hard',
+      lastName: 'Ening',
+      phone: '+49 30 1234',
+      street: 'Fixture 1',
+      city: 'Berlin',
+      countryAlpha2: 'DE',
+      postalCode: '10115',
+      payWay: 'card',
+      transportId,
+    },
+  });
+  return order.statusCode === 201 ? (order.json() as { data: { id: number } }).data.id : undefined;
 }
 
 function rank(path: string): number {

@@ -15,9 +15,14 @@ const INTERNALS: [string, RegExp][] = [
   ],
 ];
 
+/** Checked in error bodies only: a success body may echo a client's "12345" or "select … from". */
+const ERROR_ONLY = new Set(['SQL text', 'PostgreSQL error code']);
+
 /** The first kind of internal detail found in a response body, or null. */
 export function internalLeak(text: string): string | null {
+  const isError = /"success"\s*:\s*false/.test(text);
   for (const [kind, re] of INTERNALS) {
+    if (!isError && ERROR_ONLY.has(kind)) continue;
     const m = re.exec(text);
     if (m) return `${kind}: …${text.slice(Math.max(0, m.index - 40), m.index + 60)}…`;
   }

@@ -28,6 +28,7 @@ export const MUTATIONS = [
   'wrong-type',
   'boundary',
   'oversize-string',
+  'nul-char',
   'oversize-body',
   'extra-property',
   'proto-key',
@@ -152,6 +153,7 @@ export function mutationsFor(op: Operation): Mutation[] {
       case 'boundary':
         return boundaryTargets(op).length > 0;
       case 'oversize-string':
+      case 'nul-char':
         return props.some(([, s]) => typesOf(s).includes('string') || typesOf(s).length === 0);
       case 'oversize-body':
       case 'proto-key':
@@ -367,6 +369,13 @@ function mutate(op: Operation, draft: Draft, mutation: Mutation | 'valid', n: nu
     case 'oversize-string': {
       const strings = props.filter(([, s]) => typesOf(s).includes('string') || typesOf(s).length === 0);
       body = withProp(body, pick(strings, n)[0], 'x'.repeat(pick([5_000, 70_000, 300_000], n >> 4)));
+      break;
+    }
+    case 'nul-char': {
+      // A NUL byte is valid JSON and valid UTF-8, but PostgreSQL text cannot hold it.
+      const strings = props.filter(([, s]) => typesOf(s).includes('string'));
+      if (strings.length) body = withProp(body, pick(strings, n)[0], 'nul\u0000byte');
+      else query = [...query, ['q', 'nul\u0000byte']];
       break;
     }
     case 'oversize-body':

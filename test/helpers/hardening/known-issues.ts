@@ -1,6 +1,6 @@
 // Defects the hardening scenarios found in modules owned by other engineers, not yet fixed
 // there. A finding that matches one is counted and printed as `known`, not failed, so the
-// rest of a scenario keeps guarding; each has a `{ todo }` test in test/hardening/known-issues.test.ts
+// rest of a scenario keeps guarding; each has a `{ todo }` test in test/hardening/fuzz-openapi.test.ts
 // that reproduces it exactly and starts passing once it is fixed. Remove the entry then.
 
 export interface KnownIssue {

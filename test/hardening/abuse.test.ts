@@ -168,7 +168,7 @@ describe('abuse limits on the server process', () => {
     for (const cut of [headers, body]) {
       assert.match(cut.status, /^HTTP\/1\.1 408 /);
       assert.ok(cut.answerMs >= REQUEST_TIMEOUT_MS - 100, `answered after ${cut.answerMs} ms`);
-      assert.ok(cut.answerMs <= REQUEST_TIMEOUT_MS + 1_500, `answered after ${cut.answerMs} ms`);
+      assert.ok(cut.answerMs <= REQUEST_TIMEOUT_MS + 3_000, `answered after ${cut.answerMs} ms`);
       assert.ok(cut.closeMs - cut.answerMs < 1_000, 'the server closes the socket right after answering');
     }
     assert.equal((await http(server.base, 'GET', '/health/live')).status, 200, 'the server keeps serving');

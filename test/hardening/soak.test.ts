@@ -15,7 +15,8 @@ import { type LoadShop, runStorefrontLoad } from '../helpers/hardening/storefron
 const DURATION = sized(5, 60);
 const CONNECTIONS = sized(20, 50);
 const PRODUCTS = 20;
-const STOCK = sized(200, 1_500);
+/** Below the demand of the run, so the last units are fought over and OUT_OF_STOCK is met. */
+const STOCK = sized(40, 200);
 const POINTS = 20_000;
 /** Enough for every connection that shops as a customer (two in five) to have one of its own. */
 const CUSTOMERS = Math.ceil(CONNECTIONS * 0.4) + 2;

@@ -86,7 +86,13 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
     out += c;
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  void exited.then(() => dir.remove());
+  // Never outlive the test process, even when it stops early.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  void exited.then(() => {
+    process.removeListener('exit', killOnExit);
+    dir.remove();
+  });
   const timeout = options.startTimeoutMs ?? 120_000;
   const base = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -123,13 +123,6 @@ export async function deleteLine(db: Db, cartId: number, productId: number): Pro
   await db.delete(cartLines).where(and(eq(cartLines.cartId, cartId), eq(cartLines.productId, productId)));
 }
 
-/** After an order: no lines, no coupon (the cart row stays, so the customer keeps one cart). */
-export async function emptyCart(db: Db, cartId: number): Promise<void> {
-  await db.execute(sql`
-    with removed as (delete from cart_line where cart_id = ${cartId})
-    update cart set coupon_code = null, updated_at = now() where id = ${cartId}`);
-}
-
 export async function setCoupon(db: Db, cartId: number, code: string | null): Promise<void> {
   await db.update(carts).set({ couponCode: code, updatedAt: sql`now()` }).where(eq(carts.id, cartId));
 }

@@ -4,7 +4,6 @@ import type { Db } from '../../db/client.ts';
 import type { Caller } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import { toCents } from '../../lib/money.ts';
-import { emptyCart } from '../cart/cart.repo.ts';
 import { cartOwnerOf } from '../cart/cart-token.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { orderJson } from '../orders/order-json.ts';
@@ -127,7 +126,6 @@ async function recordOrder(
     address: addressOf(req.body, email),
     payWay: req.body.payWay ?? null,
   });
-  await emptyCart(tx, quote.cart!.id);
   await recordEvent(tx, 'order.placed', {
     orderId: order.id,
     number: order.number,

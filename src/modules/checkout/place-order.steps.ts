@@ -130,7 +130,7 @@ export interface OrderParties {
   payWay: string | null;
 }
 
-/** Writes the order with the quote's figures, its line snapshots, the coupon redemption and the points ledger. */
+/** Writes the order with the quote's figures and its line snapshots, empties the cart, then the coupon redemption and the points ledger. */
 export async function writeOrder(tx: Db, quote: Quote, who: OrderParties): Promise<StoredOrder> {
   const t = quote.totals;
   const lines = orderLines(quote);
@@ -154,6 +154,7 @@ export async function writeOrder(tx: Db, quote: Quote, who: OrderParties): Promi
       giftPackaging: quote.giftPackaging,
     },
     lines,
+    quote.cart!.id,
   );
   const orderId = stored.order.id;
   if (couponId !== null) {

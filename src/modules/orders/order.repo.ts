@@ -27,11 +27,17 @@ interface InsertedOrderRow extends Omit<SalesOrderRow, 'createdAt' | 'updatedAt'
 const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
 
 /**
- * Writes the order and its lines in ONE statement (a data-modifying CTE), answering both. Plain SQL:
+ * Writes the order and its lines and empties the cart it came from (lines deleted, coupon cleared)
+ * in ONE statement (data-modifying CTEs), answering order and lines. Plain SQL:
  * place-order runs it in every order's transaction, where the query builder's CPU would cost more
  * than the insert itself. Values are cast where PostgreSQL cannot infer them (the VALUES list).
  */
-export async function insertOrder(db: Db, order: NewOrder, lines: NewOrderLine[]): Promise<StoredOrder> {
+export async function insertOrder(
+  db: Db,
+  order: NewOrder,
+  lines: NewOrderLine[],
+  fromCartId: number,
+): Promise<StoredOrder> {
   const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
   const values = sql.join(
     lines.map(
@@ -57,6 +63,10 @@ export async function insertOrder(db: Db, order: NewOrder, lines: NewOrderLine[]
       select o.id, v.* from o cross join (values ${values})
         as v(product_id, sku, name, unit_price, qty, vat_rate, line_total, gift_id)
       returning *
+    ), emptied as (
+      delete from cart_line where cart_id = ${fromCartId}
+    ), uncouponed as (
+      update cart set coupon_code = null where id = ${fromCartId} and coupon_code is not null
     )
     select o.id, o.number, o.customer_id as "customerId", o.email, o.status, o.currency, o.total, o.totals,
       o.address, o.vat_breakdown as "vatBreakdown", o.coupon_id as "couponId", o.coupon_code as "couponCode",

@@ -161,7 +161,8 @@ async function runEngine(engine: Engine, selected: Scenario[], rows: string[][])
         await stop(raw.child);
       }
       const ratio = median(rounds.map((r) => r.app.rps / r.raw.rps));
-      const pass = scenario.target === undefined ? '' : ratio >= scenario.target ? 'ok' : 'BELOW';
+      const target = typeof scenario.target === 'number' ? scenario.target : scenario.target?.[engine];
+      const pass = target === undefined ? '' : ratio >= target ? 'ok' : 'BELOW';
       rows.push([
         scenario.name,
         engine,
@@ -169,7 +170,7 @@ async function runEngine(engine: Engine, selected: Scenario[], rows: string[][])
         String(Math.round(median(rounds.map((r) => r.app.rps)))),
         String(Math.round(median(rounds.map((r) => r.raw.rps)))),
         ratio.toFixed(3),
-        scenario.target === undefined ? '-' : `≥ ${scenario.target}`,
+        target === undefined ? '-' : `≥ ${target}`,
         pass,
         `${median(rounds.map((r) => r.app.p50))}/${median(rounds.map((r) => r.app.p99))}`,
         String(Math.max(...rounds.map((r) => r.rss))),

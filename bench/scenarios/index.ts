@@ -1,6 +1,7 @@
+import { catalogScenarios } from './catalog.ts';
 import { checkoutScenarios } from './checkout.ts';
 import { platformScenarios } from './platform.ts';
 import type { Scenario } from './types.ts';
 
 /** Every benchmark scenario; modules add theirs here. */
-export const scenarios: Scenario[] = [...platformScenarios, ...checkoutScenarios];
+export const scenarios: Scenario[] = [...platformScenarios, ...catalogScenarios, ...checkoutScenarios];

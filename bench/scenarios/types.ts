@@ -27,8 +27,8 @@ export interface Scenario {
   name: string;
   engines?: Engine[];
   connections?: number;
-  /** The lowest acceptable ratio to R; below it the run exits non-zero. */
-  target?: number;
+  /** The lowest acceptable ratio to R (one for all engines, or per engine); below it the run exits non-zero. */
+  target?: number | Partial<Record<Engine, number>>;
   /** Statuses that count as expected (e.g. documented conflicts). */
   acceptStatus?: number[];
   setup?(ctx: BenchContext): Promise<void>;

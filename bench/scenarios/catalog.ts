@@ -1,0 +1,71 @@
+import { sql } from 'drizzle-orm';
+import { openDatabase } from '../../src/db/client.ts';
+import type { BenchContext, Scenario } from './types.ts';
+
+// Catalog reads over 10,000 products in 20 categories, seeded straight into the database with one
+// INSERT … SELECT (the admin API would take minutes). PGlite allows one process per data dir, so the
+// seed runs with the server stopped (setupNeedsStoppedServer) on both engines for simplicity.
+
+const PRODUCTS = 10_000;
+
+async function seed(ctx: BenchContext): Promise<void> {
+  const database = await openDatabase({ databaseUrl: ctx.databaseUrl, dataDir: ctx.dataDir ?? 'memory://' });
+  try {
+    await database.migrate();
+    await database.db.execute(sql`
+      insert into category (name, slug)
+      select 'Category ' || g, 'category-' || g from generate_series(1, 20) g`);
+    await database.db.execute(sql`
+      insert into product (sku, slug, name, description, price, stock_qty, weight_kg, category_id, brand, active)
+      select 'SKU-' || g, 'product-' || g, 'Product ' || g || ' ' || md5(g::text),
+             'Description of product ' || g, 100 + (g * 7919) % 50000, g % 50, (g % 20) / 4.0,
+             (select min(id) from category) + g % 20, 'Brand ' || (g % 40), g % 25 <> 0
+      from generate_series(1, ${PRODUCTS}) g`);
+    await database.db.execute(sql`analyze`);
+  } finally {
+    await database.close();
+  }
+}
+
+const customerHeader = (ctx: BenchContext) => ({ authorization: `Bearer ${ctx.state.catalogCustomer}` });
+
+export const catalogScenarios: Scenario[] = [
+  {
+    group: 'catalog',
+    name: 'product list limit=15, guest',
+    setupNeedsStoppedServer: true,
+    setup: seed,
+    request: () => ({ path: '/rest/product/product?limit=15' }),
+    target: { postgres: 0.08, pglite: 0.03 },
+  },
+  {
+    group: 'catalog',
+    name: 'product list limit=15, customer',
+    setup: async (ctx) => {
+      ctx.state.catalogCustomer = await ctx.mint({ sub: '1', ctx: 'customer' });
+    },
+    request: (ctx) => ({ path: '/rest/product/product?limit=15', headers: customerHeader(ctx) }),
+    target: { postgres: 0.06 },
+  },
+  {
+    group: 'catalog',
+    name: 'product list limit=1000, guest',
+    request: () => ({ path: '/rest/product/product?limit=1000' }),
+    target: 0.004,
+  },
+  {
+    group: 'catalog',
+    name: 'product search q=, guest',
+    request: () => ({ path: '/rest/product/product?q=product%2012&limit=15' }),
+  },
+  {
+    group: 'catalog',
+    name: 'product list with=category, guest',
+    request: () => ({ path: '/rest/product/product?limit=15&with=category' }),
+  },
+  {
+    group: 'catalog',
+    name: 'storefront-config',
+    request: () => ({ path: '/rest/v1/storefront-config' }),
+  },
+];

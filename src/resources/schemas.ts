@@ -13,8 +13,11 @@ export type RangeOp = (typeof RANGE_OPS)[number];
 /** Deepest `with` nesting served (category.parent.parent). */
 export const MAX_RELATION_DEPTH = 3;
 export const PAGE_MAX = 10_000_000;
-/** Bound of `limit` for everyone; storefront callers are further clamped to the live ceiling. */
-export const LIMIT_MAX = 100_000;
+/**
+ * Bound of `limit` for everyone, so an absurd number is a 400; storefront callers asking for any
+ * valid size above the live ceiling are clamped silently (spec 8), so a guest's `limit=1e9` is a 200.
+ */
+export const LIMIT_MAX = INT32_MAX;
 
 const IdParam = Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'Positive integer id' });
 export const IdParams = Type.Object({ id: IdParam });

@@ -115,7 +115,7 @@ describe('list envelope and pagination (spec 2.2, 4.5, 8)', () => {
   });
 
   test('when page or limit is invalid, then 400 VALIDATION_FAILED naming the parameter, without SQL', async () => {
-    const cases = ['page=0', 'page=-1', 'page=abc', 'page=1.5', 'page=1e20', 'limit=-1', 'limit=abc', 'limit=2.5', 'limit=1e9'];
+    const cases = ['page=0', 'page=-1', 'page=abc', 'page=1.5', 'page=1e20', 'limit=-1', 'limit=abc', 'limit=2.5', 'limit=1e12'];
     for (const query of cases) {
       const res = await get(`/rest/product/product?${query}`);
       assert.equal(res.statusCode, 400, query);

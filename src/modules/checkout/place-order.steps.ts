@@ -8,6 +8,9 @@ import type { Quote, QuotedLine } from './quote.ts';
 import { takeCouponUse, takeStock } from './reservations.repo.ts';
 import { figuresOf } from './totals-json.ts';
 
+/** The largest amount, in cents, the order columns (integer) hold. */
+const ORDER_AMOUNT_MAX = 2_147_483_647;
+
 // The steps of place-order after the quote, each inside the one transaction of placeOrder.
 
 /** Refuses a quote that cannot become an order as it stands: nothing is charged that was not shown. */
@@ -38,6 +41,12 @@ export function assertOrderable(quote: Quote, expectedTotal: number | undefined)
       message: `gift ${e.giftId}/product ${e.productId}: ${e.reason}`,
     }));
     throw new AppError('GIFT_INVALID', 'a selected gift cannot be given', details);
+  }
+  if (Math.max(t.subtotal, t.payableBeforePoints) > ORDER_AMOUNT_MAX) {
+    // Order figures are stored as 32-bit integer cents; a larger order is refused, not truncated.
+    throw new AppError('UNPROCESSABLE', 'the order is larger than one order can hold (21,474,836.47)', [
+      { field: 'cart', message: 'split the purchase into several orders' },
+    ]);
   }
   if (expectedTotal !== undefined && expectedTotal !== t.total) {
     throw new AppError('TOTAL_CHANGED', 'the total has changed since it was shown; quote again', [

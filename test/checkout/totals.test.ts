@@ -80,10 +80,17 @@ describe('POST /rest/v1/checkout/totals', () => {
 
   test('when transportId is unknown or inactive, then 422 TRANSPORT_INVALID', async () => {
     const off = await makeTransport(t.app.db, { active: false });
-    for (const transportId of [off, 2_000_000_000]) {
-      const res = await totals(t.app, {}, { transportId });
-      assert.equal(res.statusCode, 422);
-      assert.equal(res.json().error.code, 'TRANSPORT_INVALID');
+    const p = await makeProduct(t.app.db);
+    const guest = await guestWith([[p, 1]]);
+    const ada = await makeCustomer(t.app);
+    await fillCart(t.app, { token: ada.token }, [[p, 1]]);
+    // Without a cart, with a guest cart, with a customer cart: each reads the transport its own way.
+    for (const who of [{}, guest, { token: ada.token }]) {
+      for (const transportId of [off, 2_000_000_000]) {
+        const res = await totals(t.app, who, { transportId });
+        assert.equal(res.statusCode, 422);
+        assert.equal(res.json().error.code, 'TRANSPORT_INVALID');
+      }
     }
   });
 

@@ -5,12 +5,17 @@ import type { CartOwner } from '../cart/cart-token.ts';
 import { cartLines, carts } from '../cart/cart.tables.ts';
 import { products } from '../catalog/catalog.tables.ts';
 import { coupons } from '../catalog/promotions.tables.ts';
+import { transports } from '../catalog/shipping.tables.ts';
+import { customers } from '../customers/customer.tables.ts';
 import { settings } from '../settings/settings.tables.ts';
-import type { CouponRow } from './checkout.repo.ts';
+import type { CouponRow, CustomerStanding, TransportRow } from './checkout.repo.ts';
 import { reusableQuery } from './reusable-query.ts';
 
-// The quote's cart in ONE round trip: the cart, the coupon its code names and every line with its
-// live product. A checkout page asks for totals on every change, so this read is the hot path.
+type StoredSetting = { key: string; value: unknown };
+
+// The totals endpoint's reads in ONE round trip: the cart, the coupon its code names, every line with
+// its live product, the chosen transport, the stored settings and, for a customer, the points balance.
+// A checkout page asks for totals on every change, so this read is the hot path.
 
 export interface CartSnapshot {
   cart: { id: number; couponCode: string | null } | undefined;
@@ -19,60 +24,109 @@ export interface CartSnapshot {
   lines: CartLineRow[];
 }
 
-const snapshotQuery = (db: Db, owner: 'customer' | 'guest') =>
+export interface QuoteRead {
+  snapshot: CartSnapshot;
+  /** Only for a customer query: the account's e-mail, points and status. */
+  customer: CustomerStanding | undefined;
+  /** The transport row the body named, when it exists (active or not). */
+  transport: TransportRow | undefined;
+  /** The stored settings rows, for mergeSettings. */
+  settings: StoredSetting[];
+}
+
+const EMPTY_SNAPSHOT: CartSnapshot = { cart: undefined, coupon: undefined, lines: [] };
+
+/** Every column but the customer's; the settings come as one JSON array (an InitPlan, computed once). */
+const quoteFields = {
+  cartId: carts.id,
+  couponCode: carts.couponCode,
+  coupon: getTableColumns(coupons),
+  line: {
+    productId: cartLines.productId,
+    qty: cartLines.qty,
+    sku: products.sku,
+    name: products.name,
+    price: products.price,
+    vatRate: products.vatRate,
+    weightKg: products.weightKg,
+    active: products.active,
+  },
+  transport: getTableColumns(transports),
+  settings: sql<
+    StoredSetting[]
+  >`(select coalesce(json_agg(json_build_object('key', s.key, 'value', s.value)), '[]'::json) from ${settings} s)`,
+};
+
+const byCustomer = reusableQuery('quote_read_by_customer', (db) =>
   db
     .select({
-      cartId: carts.id,
-      couponCode: carts.couponCode,
-      coupon: getTableColumns(coupons),
-      line: {
-        productId: cartLines.productId,
-        qty: cartLines.qty,
-        sku: products.sku,
-        name: products.name,
-        price: products.price,
-        vatRate: products.vatRate,
-        weightKg: products.weightKg,
-        active: products.active,
-      },
+      ...quoteFields,
+      customer: { email: customers.email, loyaltyPoints: customers.loyaltyPoints, active: customers.active },
     })
+    .from(customers)
+    .leftJoin(carts, eq(carts.customerId, customers.id))
+    .leftJoin(coupons, sql`lower(${coupons.code}) = lower(${carts.couponCode})`)
+    .leftJoin(cartLines, eq(cartLines.cartId, carts.id))
+    .leftJoin(products, eq(products.id, cartLines.productId))
+    .leftJoin(transports, eq(transports.id, sql.placeholder('transportId')))
+    .where(eq(customers.id, sql.placeholder('customerId')))
+    .orderBy(asc(cartLines.addedAt), asc(cartLines.productId)),
+);
+
+const byToken = reusableQuery('quote_read_by_token', (db) =>
+  db
+    .select(quoteFields)
     .from(carts)
     .leftJoin(coupons, sql`lower(${coupons.code}) = lower(${carts.couponCode})`)
     .leftJoin(cartLines, eq(cartLines.cartId, carts.id))
     .leftJoin(products, eq(products.id, cartLines.productId))
-    .where(
-      owner === 'customer'
-        ? eq(carts.customerId, sql.placeholder('customerId'))
-        : eq(carts.tokenHash, sql.placeholder('tokenHash')),
-    )
-    .orderBy(asc(cartLines.addedAt), asc(cartLines.productId));
+    .leftJoin(transports, eq(transports.id, sql.placeholder('transportId')))
+    .where(eq(carts.tokenHash, sql.placeholder('tokenHash')))
+    .orderBy(asc(cartLines.addedAt), asc(cartLines.productId)),
+);
 
-const byCustomer = reusableQuery('quote_cart_by_customer', (db) => snapshotQuery(db, 'customer'));
-const byToken = reusableQuery('quote_cart_by_token', (db) => snapshotQuery(db, 'guest'));
+type QuoteRow = Omit<Awaited<ReturnType<typeof byCustomer>>[number], 'customer'> & {
+  customer?: CustomerStanding | null;
+};
+
+function readOf(rows: QuoteRow[]): QuoteRead | undefined {
+  const first = rows[0];
+  if (!first) return undefined;
+  const lines: CartLineRow[] = [];
+  // A cart without lines (or a customer without a cart) still answers one row, line columns null.
+  for (const row of rows) if (row.line?.productId != null) lines.push(row.line as CartLineRow);
+  const snapshot: CartSnapshot =
+    first.cartId === null
+      ? EMPTY_SNAPSHOT
+      : {
+          cart: { id: first.cartId, couponCode: first.couponCode },
+          coupon: first.coupon ?? undefined,
+          lines,
+        };
+  return {
+    snapshot,
+    customer: first.customer ?? undefined,
+    transport: first.transport ?? undefined,
+    settings: first.settings,
+  };
+}
 
 /**
- * Place-order locks the cart row with a statement of its own BEFORE this read. Locking here instead
- * (FOR UPDATE OF cart on this join) would be wrong under READ COMMITTED: after waiting for the lock,
- * PostgreSQL re-checks the cart row but keeps the cart_line rows of the old snapshot, so a second
- * order would see the lines the first one just ordered (the concurrency test catches exactly that).
+ * The totals endpoint's read (not for place-order, which locks the cart first). Undefined when it
+ * found no row: a guest without a cart, or a customer whose account is gone; the caller then reads
+ * transport and settings on their own.
  */
-export async function cartSnapshot(db: Db, owner: CartOwner): Promise<CartSnapshot> {
-  if (owner.kind === 'guest' && owner.tokenHash === null)
-    return { cart: undefined, coupon: undefined, lines: [] };
-  const rows =
+export async function quoteRead(
+  db: Db,
+  owner: CartOwner,
+  transportId: number | null,
+): Promise<QuoteRead | undefined> {
+  if (owner.kind === 'guest' && owner.tokenHash === null) return undefined;
+  const rows: QuoteRow[] =
     owner.kind === 'customer'
-      ? await byCustomer(db, { customerId: owner.customerId })
-      : await byToken(db, { tokenHash: owner.tokenHash });
-  const first = rows[0];
-  if (!first) return { cart: undefined, coupon: undefined, lines: [] };
-  const lines: CartLineRow[] = [];
-  // An empty cart still answers one row, with every line column null.
-  for (const row of rows) if (row.line && row.line.productId !== null) lines.push(row.line as CartLineRow);
-  return {
-    cart: { id: first.cartId, couponCode: first.couponCode },
-    coupon: first.coupon ?? undefined,
-    lines,
-  };
+      ? await byCustomer(db, { customerId: owner.customerId, transportId })
+      : await byToken(db, { tokenHash: owner.tokenHash, transportId });
+  return readOf(rows);
 }
 
 interface FlatSnapshotRow {

@@ -19,7 +19,12 @@ import {
   type TransportRow,
 } from './checkout.repo.ts';
 import { couponProblem } from './coupons.ts';
-import { cartSnapshot, cartSnapshotInTransaction, readStoredSettingsFast } from './quote.repo.ts';
+import {
+  type CartSnapshot,
+  cartSnapshotInTransaction,
+  quoteRead,
+  readStoredSettingsFast,
+} from './quote.repo.ts';
 import {
   computeTotals,
   type LoyaltyInput,
@@ -82,13 +87,19 @@ function toLine(p: ProductRef, qty: number): QuotedLine {
   return { productId, sku, name, unitPrice, qty, vatRate, weightKg };
 }
 
-async function transportOf(db: Db, id: number | undefined): Promise<TransportRow | null> {
+/** The transport the body named, or null without one; unknown or inactive is 422. */
+function activeTransport(id: number | undefined, transport: TransportRow | undefined): TransportRow | null {
   if (id === undefined) return null;
-  const transport = await findTransport(db, id);
   if (!transport?.active)
     throw new AppError('TRANSPORT_INVALID', `transport ${id} does not exist or is not offered`);
   return transport;
 }
+
+async function transportOf(db: Db, id: number | undefined): Promise<TransportRow | null> {
+  return activeTransport(id, id === undefined ? undefined : await findTransport(db, id));
+}
+
+const EMPTY_CART: CartSnapshot = { cart: undefined, coupon: undefined, lines: [] };
 
 /** The cart's coupon as computeTotals takes it: valid, or left out with the reason. */
 async function couponOf(
@@ -182,7 +193,7 @@ export async function quoteReference(deps: QuoteDeps, body: TotalsBodyType): Pro
 }
 
 interface Loaded extends QuoteReference {
-  snapshot: Awaited<ReturnType<typeof cartSnapshot>>;
+  snapshot: CartSnapshot;
   customer: CustomerStanding | undefined;
 }
 
@@ -208,13 +219,26 @@ async function load(
         : await findCustomerStanding(db, customerId, body.redeemPoints === true);
     return { ...reference, snapshot: await cartSnapshotInTransaction(db, owner), customer };
   }
-  const [snapshot, customer, transport, stored] = await Promise.all([
-    cartSnapshot(db, owner),
-    customerId === null ? undefined : findCustomerStanding(db, customerId),
-    transportOf(db, body.transportId),
-    readStoredSettingsFast(db),
-  ]);
-  return { snapshot, customer, transport, settings: mergeSettings(deps.config, stored) };
+  const read = await quoteRead(db, owner, body.transportId ?? null);
+  if (!read) {
+    // No cart row (a guest without a cart, a deleted customer): an empty quote still shows loyalty.
+    const [transport, stored] = await Promise.all([
+      transportOf(db, body.transportId),
+      readStoredSettingsFast(db),
+    ]);
+    return {
+      snapshot: EMPTY_CART,
+      customer: undefined,
+      transport,
+      settings: mergeSettings(deps.config, stored),
+    };
+  }
+  return {
+    snapshot: read.snapshot,
+    customer: read.customer,
+    transport: activeTransport(body.transportId, read.transport),
+    settings: mergeSettings(deps.config, read.settings),
+  };
 }
 
 /**

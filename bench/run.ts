@@ -1,7 +1,7 @@
 // Benchmarks every scenario against R, a raw node:http server answering a body of the same size,
 // measured in the same round: this machine is shared and noisy, so only ratios are comparable.
 // Usage: npm run bench [-- --only <group|name substring>] [--engines pglite,postgres]
-//        BENCH_DURATION=10 BENCH_ROUNDS=3 npm run bench
+//        BENCH_DURATION=10 BENCH_ROUNDS=3 BENCH_WARMUP=3 npm run bench
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ import { AccessTokens } from '../src/modules/auth/tokens.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const args = process.argv.slice(2);
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
@@ -32,9 +33,15 @@ function pin(pid: number, core: string): void {
   }
 }
 
-async function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+async function start(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; port: number }> {
   const child = fork(script, [], {
-    execArgv: ['--import', 'tsx'],
+    // BENCH_NODE_ARGS reaches the service only, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof' to profile it.
+    execArgv: script.endsWith('.ts')
+      ? ['--import', 'tsx']
+      : (process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -68,14 +75,19 @@ interface Measurement {
   non2xx: number;
 }
 
-async function load(url: string, scenario: Scenario, request: ReturnType<Scenario['request']>): Promise<Measurement> {
+async function load(
+  url: string,
+  scenario: Scenario,
+  request: ReturnType<Scenario['request']>,
+  duration = DURATION,
+): Promise<Measurement> {
   const result = await autocannon({
     url: url + request.path,
     method: request.method ?? 'GET',
     headers: { 'content-type': 'application/json', ...request.headers },
     body: request.body === undefined ? undefined : JSON.stringify(request.body),
     connections: scenario.connections ?? 50,
-    duration: DURATION,
+    duration,
   });
   return {
     rps: result.requests.average,
@@ -115,10 +127,13 @@ async function runEngine(engine: Engine, selected: Scenario[], rows: string[][])
     JWT_SECRET: DEMO_SECRET,
     RATE_LIMIT_ENABLED: '0',
     LOG_LEVEL: 'info',
-    ...(pgDb ? { DATABASE_URL: pgDb.url, DATABASE_POOL_SIZE: '20' } : { DATA_DIR: join(dataDir, 'db') }),
+    HOST: '127.0.0.1',
+    PORT: '0',
+    SEED_DEMO: '0',
+    ...(pgDb ? { DATABASE_URL: pgDb.url } : { DATA_DIR: join(dataDir, 'db') }),
   };
   const tokens = new AccessTokens({ secret: DEMO_SECRET, issuer: 'shop-rest-api', accessTtlSeconds: 3600 });
-  let app = await start('bench/app-server.ts', env);
+  let app = await start(server, env);
   try {
     const ctx: BenchContext = {
       engine,
@@ -135,7 +150,7 @@ async function runEngine(engine: Engine, selected: Scenario[], rows: string[][])
       // PGlite allows one process per data dir: seed with the server stopped, then restart it.
       await stop(app.child);
       for (const scenario of selected) if (scenario.setupNeedsStoppedServer) await scenario.setup?.(ctx);
-      app = await start('bench/app-server.ts', env);
+      app = await start(server, env);
       ctx.baseUrl = `http://127.0.0.1:${app.port}`;
     }
     for (const scenario of selected) {
@@ -149,6 +164,8 @@ async function runEngine(engine: Engine, selected: Scenario[], rows: string[][])
       if (!probe.ok && !scenario.acceptStatus?.includes(probe.status)) {
         throw new Error(`${scenario.name}: probe answered ${probe.status}`);
       }
+      // Untimed warm-up: the JIT (and PGlite's WebAssembly tier-up) settle before the rounds count.
+      if (WARMUP > 0) await load(ctx.baseUrl, scenario, scenario.request(ctx), WARMUP);
       const raw = await start('bench/raw-server.ts', { BENCH_BODY_BYTES: String(size) });
       const rounds: { app: Measurement; raw: Measurement; rss: number }[] = [];
       try {
@@ -186,11 +203,31 @@ async function runEngine(engine: Engine, selected: Scenario[], rows: string[][])
   }
 }
 
+/** The service as `npm start` runs it: built by scripts/build.mjs, then plain Node. */
+let server = 'dist/server.mjs';
+
 async function main() {
   pin(process.pid, LOAD_CORE);
+  // @ts-expect-error: a plain ES module without type declarations
+  server = await (await import('../scripts/build.mjs')).buildServer();
   const selected = scenarios.filter((s) => !only || s.group === only || s.name.includes(only));
-  const header = ['scenario', 'engine', 'conn', 'req/s', 'R req/s', 'ratio', 'target', '', 'p50/p99 ms', 'RSS MB', 'errors', 'bytes'];
-  console.log(`${DURATION}s per measurement, median of ${ROUNDS} rounds, server on core ${SERVER_CORE}, load on core ${LOAD_CORE}`);
+  const header = [
+    'scenario',
+    'engine',
+    'conn',
+    'req/s',
+    'R req/s',
+    'ratio',
+    'target',
+    '',
+    'p50/p99 ms',
+    'RSS MB',
+    'errors',
+    'bytes',
+  ];
+  console.log(
+    `${DURATION}s per measurement, median of ${ROUNDS} rounds, server on core ${SERVER_CORE}, load on core ${LOAD_CORE}`,
+  );
   console.log(header.join('\t'));
   const rows: string[][] = [];
   for (const engine of engines) {

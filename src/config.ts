@@ -109,7 +109,11 @@ function setPath(target: Record<string, unknown>, path: string[], value: unknown
 }
 
 function envValue(name: string, raw: string): unknown {
-  if (name === 'CORS_ORIGINS') return raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (name === 'CORS_ORIGINS')
+    return raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   if (name === 'SEED_DEMO' || name === 'TRUST_PROXY' || name === 'RATE_LIMIT_ENABLED') {
     if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
     if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;

@@ -43,6 +43,8 @@ async function main() {
   const base = address.replace('0.0.0.0', '127.0.0.1');
   app.log.info({ api: `${base}/rest`, docs: `${base}/docs`, database: database.engine }, 'listening');
   console.log(`Shop API ready at ${base}/rest — docs at ${base}/docs (${database.engine})`);
+  // A supervising process that started this one with an IPC channel (the benchmarks, PORT=0) learns the port.
+  process.send?.({ port: Number(new URL(address).port) });
 }
 
 main().catch((err) => {

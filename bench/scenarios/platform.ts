@@ -16,6 +16,9 @@ export const platformScenarios: Scenario[] = [
     setup: async (ctx) => {
       ctx.state.customerToken = await ctx.mint({ sub: '1', ctx: 'customer' });
     },
-    request: (ctx) => ({ path: '/health/live', headers: { authorization: `Bearer ${ctx.state.customerToken}` } }),
+    request: (ctx) => ({
+      path: '/health/live',
+      headers: { authorization: `Bearer ${ctx.state.customerToken}` },
+    }),
   },
 ];

@@ -3,13 +3,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import type { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { acquireDataDirLock } from './lock.ts';
 import * as schema from './schema.ts';
@@ -51,7 +48,16 @@ const DEFAULT_TIMEOUTS: PostgresTimeouts = {
   idleInTransactionMs: 30_000,
 };
 
-const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+/** The project's drizzle/ folder, from src/db/ when run as TypeScript or from dist/ when built. */
+function findMigrationsFolder(): string {
+  for (const relative of ['../../drizzle', '../drizzle']) {
+    const folder = fileURLToPath(new URL(relative, import.meta.url));
+    if (existsSync(join(folder, 'meta', '_journal.json'))) return folder;
+  }
+  throw new Error('drizzle/ migrations folder not found next to the server code');
+}
+
+const migrationsFolder = findMigrationsFolder();
 /** Serialises migrations of several instances starting at once on one PostgreSQL. */
 const MIGRATION_LOCK_ID = 72_001;
 
@@ -68,6 +74,12 @@ async function openPglite(dataDir: string): Promise<Database> {
   if (!inMemory && !existsSync(join(dataDir, 'PG_VERSION'))) {
     await initialiseInWorker(dataDir);
   }
+  // Loaded only here: on PostgreSQL the embedded engine's modules would cost some 50 MB of memory for nothing.
+  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ]);
   const client = new PGlite(inMemory ? undefined : dataDir);
   await client.waitReady;
   const db = drizzlePglite({ client, schema }) as unknown as Db;
@@ -105,7 +117,9 @@ async function initialiseInWorker(dataDir: string): Promise<void> {
   });
   await new Promise<void>((resolve, reject) => {
     worker.once('error', reject);
-    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`initdb worker exited with ${code}`))));
+    worker.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`initdb worker exited with ${code}`)),
+    );
   });
 }
 

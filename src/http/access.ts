@@ -48,7 +48,8 @@ export async function resolveCaller(tokens: AccessTokens, header: string): Promi
       ? { kind: 'customer', customerId: Number(claims.sub) }
       : { kind: 'admin', sub: claims.sub, roles: claims.roles ?? [] };
   } catch (err) {
-    if (err instanceof TokenError && err.expired) throw new AppError('TOKEN_EXPIRED', 'the access token has expired');
+    if (err instanceof TokenError && err.expired)
+      throw new AppError('TOKEN_EXPIRED', 'the access token has expired');
     throw new AppError('UNAUTHENTICATED', 'the access token is not valid');
   }
 }

@@ -19,7 +19,11 @@ export const Pagination = Type.Object(
 
 /** `{success: true, data: [...], pagination}`: the envelope of list answers. */
 export function ListEnvelope<T extends TSchema>(item: T) {
-  return Type.Object({ success: Type.Literal(true), data: Type.Array(item), pagination: Type.Ref(Pagination) });
+  return Type.Object({
+    success: Type.Literal(true),
+    data: Type.Array(item),
+    pagination: Type.Ref(Pagination),
+  });
 }
 
 export const SuccessOnly = Type.Object({ success: Type.Literal(true) });

@@ -128,7 +128,9 @@ export function handleError(error: FastifyError | AppError, request: FastifyRequ
     // A NUL character (or another the database encoding cannot hold) in any text the client sent.
     return reply
       .status(400)
-      .send(errorBody('VALIDATION_FAILED', 'a text value contains a character that cannot be stored (e.g. NUL)'));
+      .send(
+        errorBody('VALIDATION_FAILED', 'a text value contains a character that cannot be stored (e.g. NUL)'),
+      );
   }
   if (isDatabaseUnavailable(error)) {
     request.log.error(loggable(error), 'database unavailable');

@@ -9,11 +9,15 @@ import { canRead, type FieldInfo, type Resource, type ResourceDef, SCOPES, type 
 export function defineResource(def: ResourceDef): Resource {
   const name = `${def.domain}/${def.entity}`;
   const keyOf = new Map<PgColumn, string>(
-    Object.entries(getTableColumns(def.table) as Record<string, PgColumn>).map(([key, column]) => [column, key]),
+    Object.entries(getTableColumns(def.table) as Record<string, PgColumn>).map(([key, column]) => [
+      column,
+      key,
+    ]),
   );
   const fields: FieldInfo[] = Object.entries(def.fields).map(([fieldName, f]) => {
     const columnKey = f.column ? keyOf.get(f.column) : undefined;
-    if (f.column && !columnKey) throw new Error(`${name}.${fieldName}: the column is not in the resource's table`);
+    if (f.column && !columnKey)
+      throw new Error(`${name}.${fieldName}: the column is not in the resource's table`);
     if (!f.column && !f.expr) throw new Error(`${name}.${fieldName}: needs a column or an expression`);
     return { ...f, name: fieldName, columnKey };
   });
@@ -21,7 +25,10 @@ export function defineResource(def: ResourceDef): Resource {
   const id = field.get('id');
   if (!id?.column) throw new Error(`${name}: needs an id field`);
   const readable = Object.fromEntries(
-    SCOPES.map((scope) => [scope, fields.filter((f) => (f.onlyScope ? f.onlyScope === scope : canRead(scope, f.read)))]),
+    SCOPES.map((scope) => [
+      scope,
+      fields.filter((f) => (f.onlyScope ? f.onlyScope === scope : canRead(scope, f.read))),
+    ]),
   ) as Record<Scope, FieldInfo[]>;
   const ownerField = def.owner ? field.get(def.owner) : undefined;
   if (def.owner && !ownerField?.column) throw new Error(`${name}: owner field ${def.owner} is not a column`);

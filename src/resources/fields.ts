@@ -144,7 +144,9 @@ export const field = {
 
   text(column: PgColumn, o: FieldOptions = {}): FieldDef {
     const maxLength = o.maxLength ?? 1000;
-    const input = Type.String(defined({ minLength: o.minLength ?? 0, maxLength, pattern: o.pattern, format: o.format }));
+    const input = Type.String(
+      defined({ minLength: o.minLength ?? 0, maxLength, pattern: o.pattern, format: o.format }),
+    );
     const parse = (text: string) => {
       if (text.length > maxLength) throw new FieldError('is too long');
       return text;
@@ -178,7 +180,13 @@ export const field = {
       return new Date(ms);
     };
     const toDb = (v: unknown) => (v === null ? null : new Date(v as string));
-    return build({ output: schema, input: schema, fromDb: isoDate, toDb, parse, rangeable: true }, column, o);
+    // In JSON rows the database writes the same ISO text that Date#toISOString gives (UTC, milliseconds).
+    const json = (c: PgColumn) => sql`to_char(${c} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    return build(
+      { output: schema, input: schema, fromDb: isoDate, json, toDb, parse, rangeable: true },
+      column,
+      o,
+    );
   },
 
   intArray(column: PgColumn, o: FieldOptions = {}): FieldDef {
@@ -186,15 +194,27 @@ export const field = {
       maxItems: o.maxItems ?? 500,
       uniqueItems: true,
     });
-    const codec = { output: Type.Array(Type.Integer()), input, parse: parseInteger, rangeable: false, ...arrayAsJson };
+    const codec = {
+      output: Type.Array(Type.Integer()),
+      input,
+      parse: parseInteger,
+      rangeable: false,
+      ...arrayAsJson,
+    };
     return build(codec, column, o);
   },
 
   textArray(column: PgColumn, o: FieldOptions = {}): FieldDef {
-    const item = Type.String(defined({ minLength: 1, maxLength: o.maxLength ?? 2000, format: o.format, pattern: o.pattern }));
+    const item = Type.String(
+      defined({ minLength: 1, maxLength: o.maxLength ?? 2000, format: o.format, pattern: o.pattern }),
+    );
     const input = Type.Array(item, { maxItems: o.maxItems ?? 50 });
     const parse = (text: string) => text;
-    return build({ output: Type.Array(Type.String()), input, parse, rangeable: false, ...arrayAsJson }, column, o);
+    return build(
+      { output: Type.Array(Type.String()), input, parse, rangeable: false, ...arrayAsJson },
+      column,
+      o,
+    );
   },
 
   /** A read-only value computed in SQL, in the same query as the page. */

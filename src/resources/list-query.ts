@@ -59,7 +59,9 @@ function equality(f: FieldInfo, text: string, details: ErrorDetail[]): Filter | 
   }
   const values = parts.map((p) => parseValue(f, f.name, p, details));
   if (values.some((v) => v === undefined)) return undefined;
-  return values.length === 1 ? { field: f, op: 'eq', value: values[0] } : { field: f, op: 'in', value: values };
+  return values.length === 1
+    ? { field: f, op: 'eq', value: values[0] }
+    : { field: f, op: 'in', value: values };
 }
 
 function filtersOf(resource: Resource, raw: Record<string, unknown>, scope: Scope, details: ErrorDetail[]) {
@@ -127,7 +129,11 @@ export function parseListQuery(resource: Resource, raw: Record<string, unknown>,
   const filters = filtersOf(resource, raw, scope, details);
   const sort = sortOf(resource, raw.sort, details);
   if (details.length) {
-    throw new AppError('VALIDATION_FAILED', details.map((d) => `${d.field} ${d.message}`).join('; '), details);
+    throw new AppError(
+      'VALIDATION_FAILED',
+      details.map((d) => `${d.field} ${d.message}`).join('; '),
+      details,
+    );
   }
   const q = typeof raw.q === 'string' ? raw.q.trim() : '';
   return {

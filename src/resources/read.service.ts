@@ -6,10 +6,9 @@ import { cachedTotal, countKey, rememberTotal, versionName } from './count-cache
 import { type ListQuery, parseListQuery, parseWith, type WithTree } from './list-query.ts';
 import { appliedPageSize, paginationOf } from './pagination.ts';
 import { embedRelations, relationKeyFields } from './relations.ts';
-import { countRows, type PageRequest, type Row, selectRows } from './repo.ts';
+import { countRows, type PageRequest, type Row, selectPageWithState, selectRows } from './repo.ts';
 import { toJsonRows } from './rows.ts';
-import { orderFor, paramValues, selectionFor, shapeKey, whereFor } from './sql.ts';
-import { readStateRows } from './state.repo.ts';
+import { jsonSelectionFor, orderFor, paramValues, selectionFor, shapeKey, whereFor } from './sql.ts';
 import { type ReadContext, type RequestContext, type Resource, scopeOf } from './types.ts';
 
 // The read use cases of every resource: list (page + exact total), item (first match) and
@@ -40,12 +39,19 @@ async function withSettings(ctx: ReadContext, resource: Resource): Promise<ReadC
 }
 
 /** The page statement of a query: its shape, how to build it (once), and this request's values. */
-function pageOf(resource: Resource, ctx: ReadContext, query: PageQuery, limit: number, offset: number): PageRequest {
+function pageOf(
+  resource: Resource,
+  ctx: ReadContext,
+  query: PageQuery,
+  limit: number,
+  offset: number,
+): PageRequest {
   const extra = relationKeyFields(resource, query.with);
   return {
     shape: shapeKey(resource, ctx, query, extra),
     build: () => ({
       selection: selectionFor(resource, ctx, extra),
+      jsonSelection: jsonSelectionFor(resource, ctx, extra),
       where: whereFor(resource, ctx, query),
       order: orderFor(resource, query.sort),
     }),
@@ -55,37 +61,79 @@ function pageOf(resource: Resource, ctx: ReadContext, query: PageQuery, limit: n
   };
 }
 
+/**
+ * The page-size ceiling last read per database handle. A storefront list reads its settings in the
+ * same statement as its page, so the page size is chosen before they arrive: with the last ceiling
+ * seen (at first the configured one); when the fresh settings give another size, the page is read
+ * again. Back-office callers have no ceiling (appliedPageSize ignores it).
+ */
+const lastCeiling = new WeakMap<object, number>();
+
 export async function listEntities(rctx: RequestContext, resource: Resource, raw: Record<string, unknown>) {
   const base = baseContext(rctx);
   const query = parseListQuery(resource, raw, base.scope);
   const key = countKey(resource, base, query);
   const needsSettings = base.scope !== 'backend' || resource.def.usesSettings === true;
-  // One round trip for the settings and the table version (when either is needed).
-  const state = needsSettings || key ? await readStateRows(rctx.db) : null;
-  const ctx: ReadContext = needsSettings && state ? { ...base, settings: mergeSettings(rctx.config, state.settings) } : base;
-  const version = state?.versions.get(versionName(resource)) ?? '0';
-  const perPage = appliedPageSize(query.limit, ctx.scope, ctx.settings?.rest_max_page_size ?? Number.MAX_SAFE_INTEGER);
-  const offset = (query.page - 1) * perPage;
-  const page = pageOf(resource, ctx, query, perPage, offset);
-  let total = key ? cachedTotal(rctx.db, key, version) : undefined;
-  let rows: Row[];
-  if (total === undefined) {
-    const count = {
-      shape: shapeKey(resource, ctx, { ...query, sort: [] }, []),
-      where: () => whereFor(resource, ctx, query),
-      values: page.values,
-    };
-    // Count and page at once (two connections on a pool); the page may turn out past the end.
-    const [counted, found] = await Promise.all([countRows(rctx.db, resource, count), selectRows(rctx.db, resource, page)]);
-    if (key) rememberTotal(rctx.db, key, version, counted);
-    total = counted;
-    rows = found;
-  } else {
-    rows = offset >= total ? [] : await selectRows(rctx.db, resource, page);
+  if (!needsSettings && !key) return listWithoutState(base, resource, query);
+
+  const pageSized = (ctx: ReadContext, perPage: number) =>
+    pageOf(resource, ctx, query, perPage, (query.page - 1) * perPage);
+  const guess = lastCeiling.get(rctx.db) ?? mergeSettings(rctx.config, []).rest_max_page_size;
+  let perPage = appliedPageSize(query.limit, base.scope, guess);
+  const read = await selectPageWithState(rctx.db, resource, pageSized(base, perPage));
+  const ctx: ReadContext = { ...base, settings: mergeSettings(rctx.config, read.settings) };
+  const ceiling = ctx.settings!.rest_max_page_size;
+  lastCeiling.set(rctx.db, ceiling);
+  let rows = read.rows;
+  if (appliedPageSize(query.limit, ctx.scope, ceiling) !== perPage) {
+    perPage = appliedPageSize(query.limit, ctx.scope, ceiling);
+    rows = await selectRows(rctx.db, resource, pageSized(ctx, perPage));
   }
+  const version = read.versions[versionName(resource)] ?? '0';
+  let total = key ? cachedTotal(rctx.db, key, version) : undefined;
+  if (total === undefined) {
+    total = await countRows(rctx.db, resource, countOf(resource, ctx, query));
+    // The count ran after the page's snapshot; a write in between makes the next request count again.
+    if (key) rememberTotal(rctx.db, key, version, total);
+  }
+  return finishList(ctx, resource, rows, query, perPage, total);
+}
+
+/** Back-office lists of resources without settings or cached totals: count and page at once. */
+async function listWithoutState(ctx: ReadContext, resource: Resource, query: ListQuery) {
+  const perPage = appliedPageSize(query.limit, ctx.scope, Number.MAX_SAFE_INTEGER);
+  const page = pageOf(resource, ctx, query, perPage, (query.page - 1) * perPage);
+  // Two connections on a pool; the page may turn out past the end.
+  const [total, rows] = await Promise.all([
+    countRows(ctx.db, resource, countOf(resource, ctx, query)),
+    selectRows(ctx.db, resource, page),
+  ]);
+  return finishList(ctx, resource, rows, query, perPage, total);
+}
+
+function countOf(resource: Resource, ctx: ReadContext, query: ListQuery) {
+  return {
+    shape: shapeKey(resource, ctx, { ...query, sort: [] }, []),
+    where: () => whereFor(resource, ctx, query),
+    values: paramValues(ctx, query),
+  };
+}
+
+async function finishList(
+  ctx: ReadContext,
+  resource: Resource,
+  rows: Row[],
+  query: ListQuery,
+  perPage: number,
+  total: number,
+) {
   toJsonRows(resource, ctx, rows);
   await embedRelations(ctx, resource, rows, query.with);
-  return { success: true, data: rows, pagination: paginationOf(query.page, perPage, total) } satisfies ListResult;
+  return {
+    success: true,
+    data: rows,
+    pagination: paginationOf(query.page, perPage, total),
+  } satisfies ListResult;
 }
 
 /** The first entity matching the list's filters, search and sort; 404 when none. */
@@ -98,7 +146,12 @@ export async function itemEntity(rctx: RequestContext, resource: Resource, raw: 
   return finishOne(ctx, resource, rows, query.with);
 }
 
-async function finishOne(ctx: ReadContext, resource: Resource, rows: Row[], tree: WithTree): Promise<OneResult> {
+async function finishOne(
+  ctx: ReadContext,
+  resource: Resource,
+  rows: Row[],
+  tree: WithTree,
+): Promise<OneResult> {
   toJsonRows(resource, ctx, rows);
   await embedRelations(ctx, resource, rows, tree);
   return { success: true, data: rows[0] };

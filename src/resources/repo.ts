@@ -2,8 +2,10 @@ import { hash } from 'node:crypto';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
+import { type StoredSetting, storedSettingsJson } from '../modules/settings/settings.repo.ts';
 import type { Selection } from './sql.ts';
 import type { Resource } from './types.ts';
+import { resourceVersions } from './versions.tables.ts';
 
 // The statements of the generic resources. Reads are prepared once per shape (the SQL text
 // depends only on which filters, sort and scope a request uses) and then executed with the
@@ -41,6 +43,8 @@ function prepared(db: Db, shape: string, build: (name: string) => Prepared): Pre
 /** What a page statement is built from; only called when its shape is not prepared yet. */
 export interface PageParts {
   selection: Selection;
+  /** The same fields aliased to their names, for pages read as JSON (see jsonSelectionFor). */
+  jsonSelection: Record<string, SQL.Aliased>;
   where: SQL | undefined;
   order: SQL[];
 }
@@ -67,9 +71,60 @@ export function pageQuery(db: Db, resource: Resource, parts: PageParts) {
 }
 
 export async function selectRows(db: Db, resource: Resource, page: PageRequest): Promise<Row[]> {
-  const statement = prepared(db, `page|${page.shape}`, (name) => pageQuery(db, resource, page.build()).prepare(name));
+  const statement = prepared(db, `page|${page.shape}`, (name) =>
+    pageQuery(db, resource, page.build()).prepare(name),
+  );
   readStatistics.statements++;
   return (await statement.execute({ ...page.values, limit: page.limit, offset: page.offset })) as Row[];
+}
+
+/** A storefront list's read: the stored settings, the table versions and the page. */
+export interface PageWithState {
+  settings: StoredSetting[];
+  /** resource_version: table name → version (as text). */
+  versions: Record<string, string>;
+  rows: Row[];
+}
+
+/**
+ * The storefront list's one round trip: settings, table versions and the page, each as one json
+ * value, read in one snapshot. Per 15-row page on PostgreSQL this costs 0.11 ms of server CPU and
+ * 0.33 ms of database CPU, against 0.41 and 0.25 ms for the same reads as two row statements
+ * (docs/resources.md); PGlite pays per statement. The page keeps its order: it is aggregated
+ * straight from the sorted, limited subquery.
+ */
+export function statePageQuery(db: Db, resource: Resource, parts: PageParts) {
+  const inner = db
+    .select(parts.jsonSelection)
+    .from(resource.def.table)
+    .where(parts.where)
+    .orderBy(...parts.order)
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'));
+  return db
+    .select({
+      settings: storedSettingsJson(),
+      versions: sql<
+        Record<string, string>
+      >`(select coalesce(json_object_agg(v.name, v.version::text), '{}'::json) from ${resourceVersions} v)`,
+      rows: sql<Row[]>`(select coalesce(json_agg(p), '[]'::json) from (${inner}) p)`,
+    })
+    .from(sql`(values (1)) as one (x)`);
+}
+
+export async function selectPageWithState(
+  db: Db,
+  resource: Resource,
+  page: PageRequest,
+): Promise<PageWithState> {
+  const statement = prepared(db, `state+page|${page.shape}`, (name) =>
+    statePageQuery(db, resource, page.build()).prepare(name),
+  );
+  readStatistics.statements++;
+  const [read] = (await statement.execute({ ...page.values, limit: page.limit, offset: page.offset })) as [
+    PageWithState,
+  ];
+  return read;
 }
 
 export function countQuery(db: Db, resource: Resource, where: SQL | undefined) {
@@ -84,7 +139,9 @@ export async function countRows(
   resource: Resource,
   count: { shape: string; where: () => SQL | undefined; values: Record<string, unknown> },
 ): Promise<number> {
-  const statement = prepared(db, `count|${count.shape}`, (name) => countQuery(db, resource, count.where()).prepare(name));
+  const statement = prepared(db, `count|${count.shape}`, (name) =>
+    countQuery(db, resource, count.where()).prepare(name),
+  );
   readStatistics.statements++;
   const rows = (await statement.execute(count.values)) as { n: number }[];
   return rows[0]?.n ?? 0;
@@ -121,7 +178,13 @@ export async function insertRow(db: Db, resource: Resource, values: Row): Promis
 }
 
 /** Updates one row the caller may reach (`where`); false when there is none. */
-export async function updateRow(db: Db, resource: Resource, id: number, values: Row, where: SQL[]): Promise<boolean> {
+export async function updateRow(
+  db: Db,
+  resource: Resource,
+  id: number,
+  values: Row,
+  where: SQL[],
+): Promise<boolean> {
   const rows = await db
     .update(resource.def.table)
     .set(values)

@@ -60,7 +60,11 @@ export interface RegisterOptions {
 }
 
 /** Registers the resource's routes on `app` (a module's plugin instance). */
-export function registerResource(app: FastifyInstance, resource: Resource, options: RegisterOptions = {}): void {
+export function registerResource(
+  app: FastifyInstance,
+  resource: Resource,
+  options: RegisterOptions = {},
+): void {
   const { path, def } = resource;
   const tags = [def.domain];
   const policy: CachePolicy = def.publicCache ? 'public' : 'private';
@@ -77,13 +81,22 @@ export function registerResource(app: FastifyInstance, resource: Resource, optio
     app.get(
       path,
       {
-        schema: { tags, summary: `List ${who}`, querystring: querySchema(resource, true), response: { 200: listResponse(doc) } },
+        schema: {
+          tags,
+          summary: `List ${who}`,
+          querystring: querySchema(resource, true),
+          response: { 200: listResponse(doc) },
+        },
         config: { access: readAccess(resource) },
         preValidation: emptyLimitIsDefault,
         onSend,
       },
       async (request, reply) => {
-        const result = await listEntities(requestContext(request), resource, request.query as Record<string, unknown>);
+        const result = await listEntities(
+          requestContext(request),
+          resource,
+          request.query as Record<string, unknown>,
+        );
         serializeFor(request, reply, listSerializers);
         return result;
       },
@@ -101,7 +114,11 @@ export function registerResource(app: FastifyInstance, resource: Resource, optio
         onSend,
       },
       async (request, reply) => {
-        const result = await itemEntity(requestContext(request), resource, request.query as Record<string, unknown>);
+        const result = await itemEntity(
+          requestContext(request),
+          resource,
+          request.query as Record<string, unknown>,
+        );
         serializeFor(request, reply, oneSerializers);
         return result;
       },
@@ -109,13 +126,24 @@ export function registerResource(app: FastifyInstance, resource: Resource, optio
     app.get(
       `${path}/:id`,
       {
-        schema: { tags, summary: `One ${who}`, params: IdParams, querystring: withOnly, response: { 200: oneResponse(doc), 404: notFound } },
+        schema: {
+          tags,
+          summary: `One ${who}`,
+          params: IdParams,
+          querystring: withOnly,
+          response: { 200: oneResponse(doc), 404: notFound },
+        },
         config: { access: readAccess(resource) },
         onSend,
       },
       async (request, reply) => {
         const { id } = request.params as { id: number };
-        const result = await showEntity(requestContext(request), resource, id, request.query as Record<string, unknown>);
+        const result = await showEntity(
+          requestContext(request),
+          resource,
+          id,
+          request.query as Record<string, unknown>,
+        );
         serializeFor(request, reply, oneSerializers);
         return result;
       },
@@ -127,7 +155,12 @@ export function registerResource(app: FastifyInstance, resource: Resource, optio
     app.post(
       path,
       {
-        schema: { tags, summary: `Create ${who}`, body: createBody(resource), response: { 201: oneResponse(doc), ...writeErrors } },
+        schema: {
+          tags,
+          summary: `Create ${who}`,
+          body: createBody(resource),
+          response: { 201: oneResponse(doc), ...writeErrors },
+        },
         config: { access: writeAccess(resource) },
         onSend,
       },
@@ -142,7 +175,13 @@ export function registerResource(app: FastifyInstance, resource: Resource, optio
     app.patch(
       `${path}/:id`,
       {
-        schema: { tags, summary: `Change ${who}`, params: IdParams, body: updateBody(resource), response: { 200: oneResponse(doc), ...writeErrors } },
+        schema: {
+          tags,
+          summary: `Change ${who}`,
+          params: IdParams,
+          body: updateBody(resource),
+          response: { 200: oneResponse(doc), ...writeErrors },
+        },
         config: { access: writeAccess(resource) },
         onSend,
       },
@@ -158,11 +197,17 @@ export function registerResource(app: FastifyInstance, resource: Resource, optio
     app.delete(
       `${path}/:id`,
       {
-        schema: { tags, summary: `Delete ${who}`, params: IdParams, response: { 200: SuccessOnly, ...writeErrors } },
+        schema: {
+          tags,
+          summary: `Delete ${who}`,
+          params: IdParams,
+          response: { 200: SuccessOnly, ...writeErrors },
+        },
         config: { access: writeAccess(resource) },
         onSend,
       },
-      async (request) => deleteEntity(requestContext(request), resource, (request.params as { id: number }).id),
+      async (request) =>
+        deleteEntity(requestContext(request), resource, (request.params as { id: number }).id),
     );
   }
 }

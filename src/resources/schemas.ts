@@ -47,7 +47,8 @@ function listControls(withPaging: boolean): Record<string, TSchema> {
       Type.Integer({
         minimum: 0,
         maximum: LIMIT_MAX,
-        description: 'Items per page; omitted, empty or 0 → 15; storefront callers are clamped to rest_max_page_size',
+        description:
+          'Items per page; omitted, empty or 0 → 15; storefront callers are clamped to rest_max_page_size',
       }),
     ),
     ...controls,
@@ -107,7 +108,12 @@ const READERS: Record<Resource['def']['read']['access'], readonly Scope[]> = {
 };
 
 /** One entity as a caller of `scope` sees it, with the relations it may embed (nested to `depth`). */
-export function itemSchema(resource: Resource, scope: Scope, depth = MAX_RELATION_DEPTH, annotate = false): TObject {
+export function itemSchema(
+  resource: Resource,
+  scope: Scope,
+  depth = MAX_RELATION_DEPTH,
+  annotate = false,
+): TObject {
   let cache = itemSchemas.get(resource);
   if (!cache) {
     cache = new Map();
@@ -143,7 +149,11 @@ export function itemSchema(resource: Resource, scope: Scope, depth = MAX_RELATIO
 }
 
 export function listResponse(item: TSchema): TObject {
-  return Type.Object({ success: Type.Literal(true), data: Type.Array(item), pagination: Type.Ref(Pagination) });
+  return Type.Object({
+    success: Type.Literal(true),
+    data: Type.Array(item),
+    pagination: Type.Ref(Pagination),
+  });
 }
 
 export function oneResponse(item: TSchema): TObject {

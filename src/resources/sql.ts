@@ -1,4 +1,19 @@
-import { and, asc, desc, eq, gt, gte, ilike, isNull, lt, lte, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gt,
+  gte,
+  ilike,
+  isNull,
+  lt,
+  lte,
+  or,
+  type Placeholder,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Filter, SortTerm } from './list-query.ts';
 import { canRead, type FieldInfo, type ReadContext, type Resource } from './types.ts';
@@ -21,15 +36,43 @@ export function customerParam(ctx: ReadContext): number | null {
   return ctx.caller.kind === 'customer' ? ctx.caller.customerId : null;
 }
 
-/** The columns a caller may read (and nothing else), plus keys the relations need. */
-export function selectionFor(resource: Resource, ctx: ReadContext, extra: readonly FieldInfo[] = []): Selection {
-  const fields: Selection = {};
-  for (const f of [...resource.readable[ctx.scope], ...extra]) {
-    if (fields[f.name]) continue;
-    if (!f.column) fields[f.name] = f.expr!(ctx);
-    else fields[f.name] = f.codec.select ? f.codec.select(f.column) : f.column;
-  }
-  return fields;
+/** The fields a caller may read (and nothing else), plus keys the relations need; each once. */
+function fieldsRead(resource: Resource, ctx: ReadContext, extra: readonly FieldInfo[]): FieldInfo[] {
+  const byName = new Map<string, FieldInfo>();
+  for (const f of [...resource.readable[ctx.scope], ...extra]) if (!byName.has(f.name)) byName.set(f.name, f);
+  return [...byName.values()];
+}
+
+/** The columns of fieldsRead, for pages read as rows. */
+export function selectionFor(
+  resource: Resource,
+  ctx: ReadContext,
+  extra: readonly FieldInfo[] = [],
+): Selection {
+  return Object.fromEntries(
+    fieldsRead(resource, ctx, extra).map((f) => {
+      if (!f.column) return [f.name, f.expr!(ctx)];
+      return [f.name, f.codec.select ? f.codec.select(f.column) : f.column];
+    }),
+  );
+}
+
+/**
+ * The same fields, each aliased to its field name, for pages the database returns as one JSON
+ * array (json_agg over this select): the driver then parses one value instead of every column.
+ * Arrays stay JSON arrays; timestamps become ISO text (Codec.json).
+ */
+export function jsonSelectionFor(
+  resource: Resource,
+  ctx: ReadContext,
+  extra: readonly FieldInfo[] = [],
+): Record<string, SQL.Aliased> {
+  return Object.fromEntries(
+    fieldsRead(resource, ctx, extra).map((f) => {
+      const value = f.column ? (f.codec.json?.(f.column) ?? f.column) : f.expr!(ctx);
+      return [f.name, sql`${value}`.as(f.name)];
+    }),
+  );
 }
 
 function filterSql(filter: Filter, value: Placeholder): SQL | undefined {

@@ -47,6 +47,8 @@ export interface Codec {
   fromDb?: (value: unknown) => unknown;
   /** How the column is selected when not as itself (arrays travel as JSON text: parsing it is far cheaper). */
   select?: (column: PgColumn) => SQL;
+  /** How the column is rendered inside a JSON row (json_build_object) when not as itself; see fromDb. */
+  json?: (column: PgColumn) => SQL;
   /** JSON → database value; throws FieldError. */
   toDb?: (value: unknown) => unknown;
   /** A query-string value → database value for filters; throws FieldError. */

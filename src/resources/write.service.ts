@@ -19,7 +19,12 @@ function invalid(details: ErrorDetail[]): AppError {
 }
 
 /** Converts a validated body to stored values; customers may not write admin-only fields or the owner. */
-function storedValues(rctx: RequestContext, resource: Resource, body: Values, op: 'create' | 'update'): Values {
+function storedValues(
+  rctx: RequestContext,
+  resource: Resource,
+  body: Values,
+  op: 'create' | 'update',
+): Values {
   const values: Values = {};
   const details: ErrorDetail[] = [];
   const customer = rctx.caller.kind === 'customer';
@@ -67,7 +72,11 @@ async function inTransaction<T>(
     const mapped = mapDbError(err, resource, op);
     // A customer's own rows reference the customer: a missing one means the token outlived its account.
     const owner = resource.ownerField?.name;
-    if (rctx.caller.kind === 'customer' && mapped instanceof AppError && mapped.details?.[0]?.field === owner) {
+    if (
+      rctx.caller.kind === 'customer' &&
+      mapped instanceof AppError &&
+      mapped.details?.[0]?.field === owner
+    ) {
       throw new AppError('UNAUTHENTICATED', 'the account of this token no longer exists');
     }
     throw mapped;
@@ -80,7 +89,11 @@ function ownerConditions(rctx: RequestContext, resource: Resource) {
     : [];
 }
 
-export async function createEntity(rctx: RequestContext, resource: Resource, body: Values): Promise<OneResult> {
+export async function createEntity(
+  rctx: RequestContext,
+  resource: Resource,
+  body: Values,
+): Promise<OneResult> {
   const values = storedValues(rctx, resource, body, 'create');
   const owner = resource.ownerField;
   if (owner && rctx.caller.kind === 'customer') values[owner.name] = rctx.caller.customerId;
@@ -115,7 +128,11 @@ export async function updateEntity(
   return showEntity(rctx, resource, id);
 }
 
-export async function deleteEntity(rctx: RequestContext, resource: Resource, id: number): Promise<{ success: true }> {
+export async function deleteEntity(
+  rctx: RequestContext,
+  resource: Resource,
+  id: number,
+): Promise<{ success: true }> {
   await inTransaction(rctx, resource, 'delete', async (ctx) => {
     const found = await deleteRow(ctx.db, resource, id, ownerConditions(rctx, resource));
     if (!found) throw new AppError('NOT_FOUND', `${resource.def.entity} ${id} not found`);

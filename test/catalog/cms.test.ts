@@ -15,46 +15,113 @@ describe('CMS reels and sliders, shipping methods', () => {
   });
   after(() => t.close());
 
-  const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers });
 
   test('when reels are listed, then active ones in position order with their products', async () => {
     const product = await createProduct(t.app);
     const cms = await adminHeaders(t.app, [4]);
-    await create(t.app, '/rest/cms/reel', { title: 'Second', videoUrl: 'https://cdn.example.com/2.mp4', position: 2 }, cms);
-    await create(t.app, '/rest/cms/reel', { title: 'First', videoUrl: 'https://cdn.example.com/1.mp4', position: 1, productIds: [product.id as number] }, media);
-    await create(t.app, '/rest/cms/reel', { title: 'Off', videoUrl: 'https://cdn.example.com/0.mp4', active: false }, media);
+    await create(
+      t.app,
+      '/rest/cms/reel',
+      { title: 'Second', videoUrl: 'https://cdn.example.com/2.mp4', position: 2 },
+      cms,
+    );
+    await create(
+      t.app,
+      '/rest/cms/reel',
+      {
+        title: 'First',
+        videoUrl: 'https://cdn.example.com/1.mp4',
+        position: 1,
+        productIds: [product.id as number],
+      },
+      media,
+    );
+    await create(
+      t.app,
+      '/rest/cms/reel',
+      { title: 'Off', videoUrl: 'https://cdn.example.com/0.mp4', active: false },
+      media,
+    );
     const res = await get('/rest/cms/reel?with=products');
-    assert.deepEqual((res.json().data as Json[]).map((r) => r.title), ['First', 'Second']);
-    assert.deepEqual(((res.json().data as Json[])[0].products as Json[]).map((p) => p.id), [product.id]);
-    const bad = await t.app.inject({ method: 'POST', url: '/rest/cms/reel', headers: media, payload: { title: 'x', videoUrl: 'not a url' } });
+    assert.deepEqual(
+      (res.json().data as Json[]).map((r) => r.title),
+      ['First', 'Second'],
+    );
+    assert.deepEqual(
+      ((res.json().data as Json[])[0].products as Json[]).map((p) => p.id),
+      [product.id],
+    );
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/rest/cms/reel',
+      headers: media,
+      payload: { title: 'x', videoUrl: 'not a url' },
+    });
     assert.equal(bad.statusCode, 400);
-    const wrongRole = await t.app.inject({ method: 'POST', url: '/rest/cms/reel', headers: await adminHeaders(t.app, [5]), payload: { title: 'x', videoUrl: 'https://a.example/x' } });
+    const wrongRole = await t.app.inject({
+      method: 'POST',
+      url: '/rest/cms/reel',
+      headers: await adminHeaders(t.app, [5]),
+      payload: { title: 'x', videoUrl: 'https://a.example/x' },
+    });
     assert.equal(wrongRole.statusCode, 403);
   });
 
   test('when a slider group is read with its sliders, then active sliders in position order', async () => {
-    const group = await create(t.app, '/rest/cms/slider-group', { name: 'Home hero', code: 'home-hero' }, media);
-    for (const [title, position, active] of [['B', 2, true], ['A', 1, true], ['Hidden', 0, false]] as const) {
-      await create(t.app, '/rest/cms/slider', { groupId: group.id, title, imageUrl: `https://cdn.example.com/${title}.jpg`, position, active }, media);
+    const group = await create(
+      t.app,
+      '/rest/cms/slider-group',
+      { name: 'Home hero', code: 'home-hero' },
+      media,
+    );
+    for (const [title, position, active] of [
+      ['B', 2, true],
+      ['A', 1, true],
+      ['Hidden', 0, false],
+    ] as const) {
+      await create(
+        t.app,
+        '/rest/cms/slider',
+        { groupId: group.id, title, imageUrl: `https://cdn.example.com/${title}.jpg`, position, active },
+        media,
+      );
     }
     const res = await get(`/rest/cms/slider-group/${group.id}?with=sliders`);
     assert.equal(res.statusCode, 200);
-    assert.deepEqual((res.json().data.sliders as Json[]).map((s) => s.title), ['A', 'B']);
+    assert.deepEqual(
+      (res.json().data.sliders as Json[]).map((s) => s.title),
+      ['A', 'B'],
+    );
     const admin = await get(`/rest/cms/slider-group/${group.id}?with=sliders`, media);
     assert.equal((admin.json().data.sliders as Json[]).length, 3);
     const sliders = await get(`/rest/cms/slider?groupId=${group.id}&with=group`);
     assert.equal(sliders.json().pagination.total, 2);
     assert.equal(sliders.json().data[0].group.code, 'home-hero');
-    const orphan = await t.app.inject({ method: 'POST', url: '/rest/cms/slider', headers: media, payload: { groupId: 999999, title: 'x', imageUrl: 'https://a.example/x.jpg' } });
+    const orphan = await t.app.inject({
+      method: 'POST',
+      url: '/rest/cms/slider',
+      headers: media,
+      payload: { groupId: 999999, title: 'x', imageUrl: 'https://a.example/x.jpg' },
+    });
     assert.equal(orphan.statusCode, 422);
   });
 
   test('when transports are read by a guest, then active ones with decimal money', async () => {
     const admin = await adminHeaders(t.app, [3]);
-    await create(t.app, '/rest/checkout/transport', { name: 'Courier', price: 4.99, freeShippingThreshold: 250, codFee: 1.5, position: 1 }, admin);
+    await create(
+      t.app,
+      '/rest/checkout/transport',
+      { name: 'Courier', price: 4.99, freeShippingThreshold: 250, codFee: 1.5, position: 1 },
+      admin,
+    );
     await create(t.app, '/rest/checkout/transport', { name: 'Retired', price: 1, active: false }, admin);
     const res = await get('/rest/checkout/transport');
-    assert.deepEqual((res.json().data as Json[]).map((x) => [x.name, x.price, x.freeShippingThreshold, x.codFee]), [['Courier', 4.99, 250, 1.5]]);
+    assert.deepEqual(
+      (res.json().data as Json[]).map((x) => [x.name, x.price, x.freeShippingThreshold, x.codFee]),
+      [['Courier', 4.99, 250, 1.5]],
+    );
     assert.equal('createdAt' in res.json().data[0], false);
   });
 });

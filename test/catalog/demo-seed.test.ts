@@ -9,14 +9,18 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 type Json = Record<string, unknown>;
 
-const shopConfig = JSON.parse(readFileSync(new URL('../../config/shop.json', import.meta.url), 'utf8')) as Json;
+const shopConfig = JSON.parse(
+  readFileSync(new URL('../../config/shop.json', import.meta.url), 'utf8'),
+) as Json;
 
 describe('demo shop on an empty database', () => {
   let t: TestApp;
   let first: SeedResult;
 
   before(async () => {
-    t = await startTestApp({ config: { staticUsers: shopConfig.staticUsers, settings: shopConfig.settings } });
+    t = await startTestApp({
+      config: { staticUsers: shopConfig.staticUsers, settings: shopConfig.settings },
+    });
     first = await seedDemoShop(t.database.db);
   });
   after(() => t.close());
@@ -33,9 +37,21 @@ describe('demo shop on an empty database', () => {
     assert.ok((await count(sql`select count(distinct brand)::int as n from product`)) >= 10);
     assert.ok((await count(sql`select count(*)::int as n from product where stock_qty = 0`)) > 0);
     assert.ok((await count(sql`select count(*)::int as n from product where weight_kg > 0`)) >= 300);
-    assert.ok((await count(sql`select count(*)::int as n from product where reference_price > price`)) > 0, 'some on sale');
-    assert.equal(await count(sql`select count(*)::int as n from product p where not exists (select 1 from product_price_history h where h.product_id = p.id)`), 0);
-    assert.ok((await count(sql`select count(*)::int as n from transport where free_shipping_threshold is not null and overweight_price_per_kg > 0 and cod_fee > 0`)) >= 1);
+    assert.ok(
+      (await count(sql`select count(*)::int as n from product where reference_price > price`)) > 0,
+      'some on sale',
+    );
+    assert.equal(
+      await count(
+        sql`select count(*)::int as n from product p where not exists (select 1 from product_price_history h where h.product_id = p.id)`,
+      ),
+      0,
+    );
+    assert.ok(
+      (await count(
+        sql`select count(*)::int as n from transport where free_shipping_threshold is not null and overweight_price_per_kg > 0 and cod_fee > 0`,
+      )) >= 1,
+    );
     assert.equal(await count(sql`select count(distinct type)::int as n from coupon`), 2);
     assert.ok((await count(sql`select count(*)::int as n from gift where active`)) >= 1);
     assert.ok((await count(sql`select count(*)::int as n from reel`)) >= 3);
@@ -44,7 +60,10 @@ describe('demo shop on an empty database', () => {
   });
 
   test('when seeded, then the demo customer has loyalty points and can log in', async () => {
-    const rows = await queryRows<{ loyalty_points: number }>(t.database.db, sql`select loyalty_points from customer where email = 'demo@example.com'`);
+    const rows = await queryRows<{ loyalty_points: number }>(
+      t.database.db,
+      sql`select loyalty_points from customer where email = 'demo@example.com'`,
+    );
     assert.ok(rows[0].loyalty_points > 0);
     const login = await t.app.inject({
       method: 'POST',
@@ -53,7 +72,11 @@ describe('demo shop on an empty database', () => {
     });
     assert.equal(login.statusCode, 200, login.body);
     const token = login.json().access_token as string;
-    const wishlist = await t.app.inject({ method: 'GET', url: '/rest/customer/wishlist', headers: { authorization: `Bearer ${token}` } });
+    const wishlist = await t.app.inject({
+      method: 'GET',
+      url: '/rest/customer/wishlist',
+      headers: { authorization: `Bearer ${token}` },
+    });
     assert.ok(wishlist.json().pagination.total > 0);
   });
 
@@ -65,7 +88,10 @@ describe('demo shop on an empty database', () => {
     });
     assert.equal(login.statusCode, 200, login.body);
     const config = (await t.app.inject({ method: 'GET', url: '/rest/v1/storefront-config' })).json().data;
-    const group = await t.app.inject({ method: 'GET', url: `/rest/cms/slider-group/${config.home.heroSliderGroupId}?with=sliders` });
+    const group = await t.app.inject({
+      method: 'GET',
+      url: `/rest/cms/slider-group/${config.home.heroSliderGroupId}?with=sliders`,
+    });
     assert.equal(group.statusCode, 200);
     assert.ok((group.json().data.sliders as Json[]).length >= config.home.heroSliderLimit);
     assert.equal((shopConfig.auth as Json).secret, DEMO_SECRET);

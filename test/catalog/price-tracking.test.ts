@@ -30,7 +30,9 @@ describe('price history and the EU Omnibus reference price', () => {
     );
   /** Rewrites a product's history as [price, days ago] entries, oldest first. */
   const setHistory = async (productId: unknown, entries: [number, number][]) => {
-    await t.database.db.execute(sql`delete from product_price_history where product_id = ${Number(productId)}`);
+    await t.database.db.execute(
+      sql`delete from product_price_history where product_id = ${Number(productId)}`,
+    );
     for (const [price, daysAgo] of entries) {
       await t.database.db.execute(
         sql`insert into product_price_history (product_id, price, valid_from)
@@ -73,7 +75,10 @@ describe('price history and the EU Omnibus reference price', () => {
     assert.equal(res.json().data.price, 18);
     assert.equal(res.json().data.referencePrice, 15);
     assert.equal((await show(product.id)).referencePrice, 15, 'guests see it too');
-    assert.deepEqual((await history(product.id)).map((h) => h.price), [2000, 1500, 1700, 1800]);
+    assert.deepEqual(
+      (await history(product.id)).map((h) => h.price),
+      [2000, 1500, 1700, 1800],
+    );
     const last = (await events(product.id)).at(-1)!.payload;
     assert.deepEqual(
       { oldPrice: last.oldPrice, newPrice: last.newPrice, referencePrice: last.referencePrice },
@@ -97,10 +102,19 @@ describe('price history and the EU Omnibus reference price', () => {
     await setHistory(product.id, [[900, 10]]);
     await patch(product.id, { price: 11 });
     assert.equal((await show(product.id)).referencePrice, 9);
-    await t.app.inject({ method: 'PUT', url: '/rest/system/setting/price_tracking_enabled', headers: admin, payload: { value: false } });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/rest/system/setting/price_tracking_enabled',
+      headers: admin,
+      payload: { value: false },
+    });
     assert.equal((await show(product.id)).referencePrice, null);
     assert.equal((await show(product.id, admin)).referencePrice, null);
-    await t.app.inject({ method: 'DELETE', url: '/rest/system/setting/price_tracking_enabled', headers: admin });
+    await t.app.inject({
+      method: 'DELETE',
+      url: '/rest/system/setting/price_tracking_enabled',
+      headers: admin,
+    });
     assert.equal((await show(product.id)).referencePrice, 9);
   });
 

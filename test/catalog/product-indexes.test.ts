@@ -6,8 +6,8 @@ import type { Caller } from '../../src/http/access.ts';
 import { categories } from '../../src/modules/catalog/catalog.tables.ts';
 import { productResource } from '../../src/modules/catalog/product.resource.ts';
 import { parseListQuery } from '../../src/resources/list-query.ts';
-import { countQuery, pageQuery } from '../../src/resources/repo.ts';
-import { orderFor, paramValues, selectionFor, whereFor } from '../../src/resources/sql.ts';
+import { countQuery, pageQuery, statePageQuery } from '../../src/resources/repo.ts';
+import { jsonSelectionFor, orderFor, paramValues, selectionFor, whereFor } from '../../src/resources/sql.ts';
 import type { ReadContext, Scope } from '../../src/resources/types.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { insertProducts } from '../helpers/catalog-factories.ts';
@@ -25,7 +25,8 @@ interface PlanNode {
 }
 
 function seqScans(node: PlanNode): string[] {
-  const own = node['Node Type'] === 'Seq Scan' && node['Relation Name'] === 'product' ? ['Seq Scan on product'] : [];
+  const own =
+    node['Node Type'] === 'Seq Scan' && node['Relation Name'] === 'product' ? ['Seq Scan on product'] : [];
   return [...own, ...(node.Plans ?? []).flatMap(seqScans)];
 }
 
@@ -84,20 +85,35 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
       test(`when filtering/sorting by ${name} (${scope}), then no sequential scan on product`, async () => {
         const query = { ...raw };
         if ('categoryId' in query) query.categoryId = String(categoryId);
-        const caller: Caller = scope === 'public' ? { kind: 'guest' } : { kind: 'admin', sub: 'x', roles: [1] };
+        const caller: Caller =
+          scope === 'public' ? { kind: 'guest' } : { kind: 'admin', sub: 'x', roles: [1] };
         const ctx: ReadContext = { db: t.database.db, config: t.config, caller, scope, settings: null };
         const parsed = parseListQuery(productResource, query, scope);
         const where = whereFor(productResource, ctx, parsed);
         const values = { ...paramValues(ctx, parsed), limit: 15, offset: 0 };
-        const page = pageQuery(t.database.db, productResource, {
+        const parts = {
           selection: selectionFor(productResource, ctx),
+          jsonSelection: jsonSelectionFor(productResource, ctx),
           where,
           order: orderFor(productResource, parsed.sort),
-        }).toSQL();
-        assert.deepEqual(seqScans(await plan(page.sql, fillPlaceholders(page.params, values))), [], `page: ${page.sql}`);
+        };
+        // Back-office pages are read as rows, storefront pages together with the settings as JSON.
+        const page = pageQuery(t.database.db, productResource, parts).toSQL();
+        assert.deepEqual(
+          seqScans(await plan(page.sql, fillPlaceholders(page.params, values))),
+          [],
+          `page: ${page.sql}`,
+        );
+        const statePage = statePageQuery(t.database.db, productResource, parts).toSQL();
+        const statePlan = await plan(statePage.sql, fillPlaceholders(statePage.params, values));
+        assert.deepEqual(seqScans(statePlan), [], `state+page: ${statePage.sql}`);
         if (!('sort' in raw) || Object.keys(raw).length > 1) {
           const count = countQuery(t.database.db, productResource, where).toSQL();
-          assert.deepEqual(seqScans(await plan(count.sql, fillPlaceholders(count.params, values))), [], `count: ${count.sql}`);
+          assert.deepEqual(
+            seqScans(await plan(count.sql, fillPlaceholders(count.params, values))),
+            [],
+            `count: ${count.sql}`,
+          );
         }
       });
     }

@@ -4,7 +4,12 @@ import { buildApp } from '../../src/app.ts';
 import { SETTING_KEYS } from '../../src/modules/settings/registry.ts';
 import { getSetting, readSettings, settingCents } from '../../src/modules/settings/settings.service.ts';
 import { startTestApp, type TestApp, testConfig } from '../helpers/app.ts';
-import { adminHeaders, customerHeaders, insertCustomer, setStoredSetting } from '../helpers/catalog-factories.ts';
+import {
+  adminHeaders,
+  customerHeaders,
+  insertCustomer,
+  setStoredSetting,
+} from '../helpers/catalog-factories.ts';
 
 type Json = Record<string, unknown>;
 
@@ -20,7 +25,8 @@ describe('settings registry, features and storefront config (CONTRACT §5, spec 
   });
   after(() => t.close());
 
-  const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers });
   const put = (key: string, value: unknown, headers = developer) =>
     t.app.inject({ method: 'PUT', url: `/rest/system/setting/${key}`, headers, payload: { value } });
 
@@ -52,7 +58,10 @@ describe('settings registry, features and storefront config (CONTRACT §5, spec 
       assert.match(data.appUpdate[os].storeUrl, /^https:\/\//);
     }
     assert.deepEqual(data.home, { heroSliderGroupId: 1, heroSliderLimit: 5 });
-    assert.ok(data.listing.perPageOptions.every((n: unknown) => Number.isInteger(n)), 'a flat integer array');
+    assert.ok(
+      data.listing.perPageOptions.every((n: unknown) => Number.isInteger(n)),
+      'a flat integer array',
+    );
     const alias = await get('/rest/storefront-config');
     assert.deepEqual(alias.json(), res.json());
   });
@@ -79,7 +88,11 @@ describe('settings registry, features and storefront config (CONTRACT §5, spec 
     const config = (await get('/rest/v1/storefront-config')).json().data;
     assert.equal(config.loyalty.rewardCashPerUnit, 2.5);
     assert.deepEqual(config.priceTracking.badgeLabel, { en: 'Hot', ro: 'Ofertă' });
-    const reset = await t.app.inject({ method: 'DELETE', url: '/rest/system/setting/products_list_max', headers: admin });
+    const reset = await t.app.inject({
+      method: 'DELETE',
+      url: '/rest/system/setting/products_list_max',
+      headers: admin,
+    });
     assert.equal(reset.json().data.value, 60, 'back to the configuration value');
     assert.equal(reset.json().data.source, 'config');
     assert.equal((await get('/rest/v1/storefront-config')).json().data.listing.perPageMax, 60);
@@ -105,8 +118,17 @@ describe('settings registry, features and storefront config (CONTRACT §5, spec 
       assert.equal(res.json().error.code, 'VALIDATION_FAILED');
     }
     assert.equal((await put('no_such_key', 1)).statusCode, 404);
-    assert.equal((await t.app.inject({ method: 'DELETE', url: '/rest/system/setting/no_such_key', headers: admin })).statusCode, 404);
-    const noValue = await t.app.inject({ method: 'PUT', url: '/rest/system/setting/currency', headers: admin, payload: {} });
+    assert.equal(
+      (await t.app.inject({ method: 'DELETE', url: '/rest/system/setting/no_such_key', headers: admin }))
+        .statusCode,
+      404,
+    );
+    const noValue = await t.app.inject({
+      method: 'PUT',
+      url: '/rest/system/setting/currency',
+      headers: admin,
+      payload: {},
+    });
     assert.equal(noValue.statusCode, 400);
   });
 
@@ -116,11 +138,18 @@ describe('settings registry, features and storefront config (CONTRACT §5, spec 
     const entries = res.json().data as Json[];
     assert.deepEqual(entries.map((e) => e.key).sort(), [...SETTING_KEYS].sort());
     const max = entries.find((e) => e.key === 'products_list_max')!;
-    assert.deepEqual({ value: max.value, defaultValue: max.defaultValue, source: max.source }, { value: 60, defaultValue: 72, source: 'config' });
+    assert.deepEqual(
+      { value: max.value, defaultValue: max.defaultValue, source: max.source },
+      { value: 60, defaultValue: 72, source: 'config' },
+    );
     assert.equal(res.json().pagination.total, SETTING_KEYS.length);
     assert.equal((await get('/rest/system/setting/currency', admin)).json().data.value, 'EUR');
     assert.equal((await get('/rest/system/setting', await adminHeaders(t.app, [5]))).statusCode, 403);
-    assert.equal((await get('/rest/system/setting', await customerHeaders(t.app, await insertCustomer(t.database.db)))).statusCode, 403);
+    assert.equal(
+      (await get('/rest/system/setting', await customerHeaders(t.app, await insertCustomer(t.database.db))))
+        .statusCode,
+      403,
+    );
     assert.equal((await get('/rest/system/setting')).statusCode, 401);
     assert.equal((await put('currency', 'USD', await adminHeaders(t.app, [8]))).statusCode, 403);
   });

@@ -95,11 +95,15 @@ describe('POST /rest/checkout/place-order', () => {
     assert.equal(await stock(b), 2);
     assert.equal((await call(t.app, 'GET', '/rest/cart', who)).json().data.itemCount, 0);
     assert.equal(await placedEvents(), eventsBefore + 1);
-    const payload = await queryRows<{ payload: { orderId: number } }>(
+    const payload = await queryRows<{ payload: Record<string, unknown> }>(
       t.app.db,
       sql`select payload from outbox_event where type = 'order.placed' order by id desc limit 1`,
     );
-    assert.equal(payload[0].payload.orderId, order.id);
+    const [row] = await queryRows<Record<string, unknown>>(
+      t.app.db,
+      sql`select number, customer_id as "customerId", total, currency from sales_order where id = ${order.id}`,
+    );
+    assert.deepEqual(payload[0].payload, { orderId: order.id, ...row });
   });
 
   test('when no transport is chosen, then 422 TRANSPORT_INVALID and nothing is written', async () => {

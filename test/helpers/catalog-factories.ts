@@ -24,7 +24,10 @@ export function unique(prefix: string): string {
   return `${prefix}-${process.pid}-${sequence}`;
 }
 
-export async function insertCustomer(db: Db, overrides: Partial<typeof customers.$inferInsert> = {}): Promise<number> {
+export async function insertCustomer(
+  db: Db,
+  overrides: Partial<typeof customers.$inferInsert> = {},
+): Promise<number> {
   const rows = await db
     .insert(customers)
     .values({
@@ -41,8 +44,18 @@ export async function insertCustomer(db: Db, overrides: Partial<typeof customers
 type Json = Record<string, unknown>;
 
 /** POSTs through the back-office API and returns `data`; asserts 201. */
-export async function create(app: App, path: string, payload: Json, headers?: Record<string, string>): Promise<Json> {
-  const res = await app.inject({ method: 'POST', url: path, headers: headers ?? (await adminHeaders(app)), payload });
+export async function create(
+  app: App,
+  path: string,
+  payload: Json,
+  headers?: Record<string, string>,
+): Promise<Json> {
+  const res = await app.inject({
+    method: 'POST',
+    url: path,
+    headers: headers ?? (await adminHeaders(app)),
+    payload,
+  });
   assert.equal(res.statusCode, 201, `POST ${path}: ${res.body}`);
   return res.json().data as Json;
 }
@@ -71,7 +84,14 @@ export async function insertProducts(
   for (let start = 0; start < count; start += 1000) {
     const rows = [];
     for (let i = start; i < Math.min(count, start + 1000); i++) {
-      rows.push({ sku: `${tag}-${i}`, slug: `${tag}-${i}`, name: `Bulk ${i}`, price: 100 + i, stockQty: 5, ...each(i) });
+      rows.push({
+        sku: `${tag}-${i}`,
+        slug: `${tag}-${i}`,
+        name: `Bulk ${i}`,
+        price: 100 + i,
+        stockQty: 5,
+        ...each(i),
+      });
     }
     await db.insert(products).values(rows);
   }

@@ -34,7 +34,9 @@ async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 }
 
 /** A fresh, migrated database of its own for one test file; nothing is shared between files. */
-export async function createTestDatabase(options: { dataDir?: string; poolSize?: number } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  options: { dataDir?: string; poolSize?: number } = {},
+): Promise<TestDatabase> {
   if (testEngine === 'pglite') {
     const database = await openDatabase({ dataDir: options.dataDir ?? 'memory://' });
     await database.migrate();

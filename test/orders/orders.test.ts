@@ -136,6 +136,14 @@ describe('orders: reading', () => {
     const none = await call(t.app, 'GET', '/rest/order/order/item?status=delivered', { token: ada.token });
     assert.equal(none.statusCode, 404);
   });
+
+  test('when the item read carries page=0 or page=3, then it still answers the first match (not 500)', async () => {
+    for (const page of ['0', '3', '-1']) {
+      const item = await call(t.app, 'GET', `/rest/order/order/item?page=${page}`, { token: ada.token });
+      assert.equal(item.statusCode, 200, `page=${page}: ${item.body}`);
+      assert.equal(item.json().data.id, adaOrders[16]);
+    }
+  });
 });
 
 describe('orders: transitions', () => {

@@ -35,11 +35,14 @@ describe('configuration', () => {
 
   test('when the file has an unknown key, then the start is refused naming it', () => {
     const dir = configDir({ auth: { secret: 'x', tokenLifetime: 5 } });
-    assert.throws(() => loadConfig({}, dir), (err: Error) => {
-      assert.ok(err instanceof ConfigError);
-      assert.match(err.message, /auth\.tokenLifetime/);
-      return true;
-    });
+    assert.throws(
+      () => loadConfig({}, dir),
+      (err: Error) => {
+        assert.ok(err instanceof ConfigError);
+        assert.match(err.message, /auth\.tokenLifetime/);
+        return true;
+      },
+    );
   });
 
   test('when a value has the wrong type, then the message names the key', () => {
@@ -49,7 +52,10 @@ describe('configuration', () => {
 
   test('when running in production, then a missing, short or demo secret is refused', () => {
     assert.throws(() => parseConfig({ nodeEnv: 'production' }), /auth\.secret.*required/);
-    assert.throws(() => parseConfig({ nodeEnv: 'production', auth: { secret: 'short' } }), /at least 32 bytes/);
+    assert.throws(
+      () => parseConfig({ nodeEnv: 'production', auth: { secret: 'short' } }),
+      /at least 32 bytes/,
+    );
     assert.throws(() => parseConfig({ nodeEnv: 'production', auth: { secret: DEMO_SECRET } }), /demo secret/);
     const strong = 'k7Qz1vX9pL2mN8bR4tY6wE3uI5oA0sD7fG1hJ9kL';
     assert.equal(parseConfig({ nodeEnv: 'production', auth: { secret: strong } }).auth.secret, strong);
@@ -71,7 +77,12 @@ describe('configuration', () => {
   test('when the server starts with a bad key, then it exits 1 with a message naming the key', () => {
     const dir = configDir({ nope: true });
     const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      env: { ...process.env, SHOP_CONFIG: join(dir, 'config', 'shop.json'), DATA_DIR: 'memory://', PORT: '0' },
+      env: {
+        ...process.env,
+        SHOP_CONFIG: join(dir, 'config', 'shop.json'),
+        DATA_DIR: 'memory://',
+        PORT: '0',
+      },
       encoding: 'utf8',
       timeout: 30_000,
     });

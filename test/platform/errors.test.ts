@@ -19,7 +19,11 @@ describe('errors and request ids', () => {
         done();
       },
     });
-    app = await buildApp({ config: testConfig(), database: testDb.database, logger: { level: 'info', stream } });
+    app = await buildApp({
+      config: testConfig(),
+      database: testDb.database,
+      logger: { level: 'info', stream },
+    });
     app.get('/rest/test/boom', { config: { access: access.public() } }, async () => {
       throw new Error('select password_hash from customer where id = 1 at /work/src/secret.ts:12');
     });
@@ -84,7 +88,11 @@ describe('errors and request ids', () => {
   });
 
   test('when a handler fails unexpectedly, then 500 INTERNAL hides the message and the log has the request id', async () => {
-    const res = await app.inject({ method: 'GET', url: '/rest/test/boom', headers: { 'x-request-id': 'trace-500-abc' } });
+    const res = await app.inject({
+      method: 'GET',
+      url: '/rest/test/boom',
+      headers: { 'x-request-id': 'trace-500-abc' },
+    });
     assert.equal(res.statusCode, 500);
     assert.deepEqual(res.json(), { success: false, error: { code: 'INTERNAL', message: 'internal error' } });
     assert.doesNotMatch(res.body, /select|password|\/work|secret/);
@@ -93,7 +101,11 @@ describe('errors and request ids', () => {
   });
 
   test('when a valid X-Request-Id comes in, then it is kept; an invalid one is replaced', async () => {
-    const kept = await app.inject({ method: 'GET', url: '/health/live', headers: { 'x-request-id': 'abc-123' } });
+    const kept = await app.inject({
+      method: 'GET',
+      url: '/health/live',
+      headers: { 'x-request-id': 'abc-123' },
+    });
     assert.equal(kept.headers['x-request-id'], 'abc-123');
     const replaced = await app.inject({
       method: 'GET',
@@ -106,7 +118,11 @@ describe('errors and request ids', () => {
   });
 
   test('when a bearer token is garbage, then 401 even on a public route', async () => {
-    const res = await app.inject({ method: 'GET', url: '/rest/test/boom', headers: { authorization: 'Bearer nope' } });
+    const res = await app.inject({
+      method: 'GET',
+      url: '/rest/test/boom',
+      headers: { authorization: 'Bearer nope' },
+    });
     assert.equal(res.statusCode, 401);
     assert.equal(res.json().error.code, 'UNAUTHENTICATED');
   });
@@ -125,7 +141,11 @@ describe('errors and request ids', () => {
   });
 
   test('when a request carries an Authorization header, then the log never shows it', async () => {
-    await app.inject({ method: 'GET', url: '/health/live', headers: { authorization: 'Bearer secret-token-xyz' } });
+    await app.inject({
+      method: 'GET',
+      url: '/health/live',
+      headers: { authorization: 'Bearer secret-token-xyz' },
+    });
     assert.ok(logLines.length > 0);
     assert.ok(!JSON.stringify(logLines).includes('secret-token-xyz'));
   });

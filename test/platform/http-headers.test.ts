@@ -42,7 +42,11 @@ describe('security and CORS headers', () => {
   });
 
   test('when another origin calls, then no CORS allowance is given', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/health/live', headers: { origin: 'https://evil.example' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/health/live',
+      headers: { origin: 'https://evil.example' },
+    });
     assert.equal(res.headers['access-control-allow-origin'], undefined);
   });
 });

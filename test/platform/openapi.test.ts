@@ -7,7 +7,11 @@ interface Operation {
   parameters?: { in: string; name: string; schema: { type?: string; maximum?: number } }[];
   responses?: Record<string, unknown>;
 }
-type OpenApi = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+type OpenApi = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown> };
+};
 
 /** Fastify's `/:id` becomes OpenAPI's `/{id}`. */
 function openApiPath(url: string): string {
@@ -39,7 +43,9 @@ describe('OpenAPI document', () => {
     assert.ok(routes.length > 0);
     const missing: string[] = [];
     for (const route of routes) {
-      const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
+      const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter(
+        (m) => m !== 'HEAD',
+      );
       for (const method of methods) {
         const op = doc.paths[openApiPath(route.url)]?.[method.toLowerCase()];
         const statuses = Object.keys(op?.responses ?? {});
@@ -58,7 +64,8 @@ describe('OpenAPI document', () => {
       for (const [method, op] of Object.entries(ops)) {
         for (const p of op.parameters ?? []) {
           const numeric = p.schema.type === 'integer' || p.schema.type === 'number';
-          if (p.in === 'query' && numeric && p.schema.maximum === undefined) unbounded.push(`${method} ${path} ${p.name}`);
+          if (p.in === 'query' && numeric && p.schema.maximum === undefined)
+            unbounded.push(`${method} ${path} ${p.name}`);
         }
       }
     }

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createTestDatabase, type TestDatabase, testEngine } from '../helpers/database.ts';
 
+let builtServer: string;
+
 interface Server {
   child: ChildProcess;
   base: string;
@@ -27,9 +29,12 @@ function serverEnv(dataDir: string, testDb?: TestDatabase): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Starts `npm start`'s entry point and waits for its ready line. */
+/** Starts what `npm start` runs (the server built by scripts/build.mjs) and waits for its ready line. */
 function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [builtServer], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     let out = '';
@@ -47,7 +52,11 @@ function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
 }
 
 function postJson(url: string, body: unknown): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 describe('the server process', () => {
@@ -55,6 +64,8 @@ describe('the server process', () => {
   let testDb: TestDatabase | undefined;
 
   before(async () => {
+    // @ts-expect-error: a plain ES module without type declarations
+    builtServer = await (await import('../../scripts/build.mjs')).buildServer();
     dataDir = mkdtempSync(join(tmpdir(), 'shop-process-'));
     if (testEngine === 'postgres') testDb = await createTestDatabase();
   });
@@ -66,12 +77,20 @@ describe('the server process', () => {
   test('when stopped with SIGTERM and started again, then data written before the signal is there', async () => {
     const env = serverEnv(join(dataDir, 'db'), testDb);
     const first = await startServer(env);
-    const credentials = { email: 'Keep.Me@Example.com', password: 'persisted-pass-1', firstName: 'Kim', lastName: 'Lee' };
+    const credentials = {
+      email: 'Keep.Me@Example.com',
+      password: 'persisted-pass-1',
+      firstName: 'Kim',
+      lastName: 'Lee',
+    };
     const registered = await postJson(`${first.base}/rest/auth/customer/register`, credentials);
     assert.equal(registered.status, 201);
 
     if (testEngine === 'pglite') {
-      const second = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const second = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       second.stderr?.on('data', (c) => {
         stderr += c;

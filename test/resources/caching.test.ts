@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { adminHeaders, createProduct, customerHeaders, insertCustomer } from '../helpers/catalog-factories.ts';
+import {
+  adminHeaders,
+  createProduct,
+  customerHeaders,
+  insertCustomer,
+} from '../helpers/catalog-factories.ts';
 
 describe('HTTP caching headers (CONTRACT §4)', () => {
   let t: TestApp;
@@ -16,10 +21,18 @@ describe('HTTP caching headers (CONTRACT §4)', () => {
   });
   after(() => t.close());
 
-  const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers });
 
   test('when a guest reads the catalog or CMS, then a weak ETag, public max-age=60 and Vary: Authorization', async () => {
-    for (const url of ['/rest/product/product', '/rest/product/product/1', '/rest/product/category', '/rest/cms/reel', '/rest/checkout/transport', '/rest/product/product/item?id=1']) {
+    for (const url of [
+      '/rest/product/product',
+      '/rest/product/product/1',
+      '/rest/product/category',
+      '/rest/cms/reel',
+      '/rest/checkout/transport',
+      '/rest/product/product/item?id=1',
+    ]) {
       const res = await get(url);
       assert.equal(res.statusCode, 200, url);
       assert.match(String(res.headers.etag), /^W\/"[A-Za-z0-9_-]+"$/, url);
@@ -67,7 +80,12 @@ describe('HTTP caching headers (CONTRACT §4)', () => {
 
   test('when a feature flag changes, then the ETag changes on the next request', async () => {
     const before = await get('/rest/features');
-    await t.app.inject({ method: 'PUT', url: '/rest/system/setting/feature_wishlist', headers: admin, payload: { value: false } });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/rest/system/setting/feature_wishlist',
+      headers: admin,
+      payload: { value: false },
+    });
     const after = await get('/rest/features', { 'if-none-match': String(before.headers.etag) });
     assert.equal(after.statusCode, 200);
     assert.equal(after.json().data.wishlist, false);

@@ -29,7 +29,12 @@ describe('cached list totals stay exact', () => {
     return res.json().pagination.total as number;
   };
   const version = async () =>
-    (await queryRows<{ v: string }>(t.database.db, sql`select coalesce(max(version), 0)::text as v from resource_version where name = 'product'`))[0].v;
+    (
+      await queryRows<{ v: string }>(
+        t.database.db,
+        sql`select coalesce(max(version), 0)::text as v from resource_version where name = 'product'`,
+      )
+    )[0].v;
 
   test('when products are added through the API or directly in SQL, then the next total counts them', async () => {
     const start = await total();
@@ -38,7 +43,9 @@ describe('cached list totals stay exact', () => {
     assert.equal(await total(), start + 1);
     await insertProducts(t.database.db, 3);
     assert.equal(await total(), start + 4, 'a write from elsewhere (direct SQL) invalidates too');
-    await t.database.db.execute(sql`update product set active = false where id in (select id from product order by id limit 2)`);
+    await t.database.db.execute(
+      sql`update product set active = false where id in (select id from product order by id limit 2)`,
+    );
     assert.equal(await total(), start + 2);
     assert.equal(await total('', admin), start + 4, 'admins count inactive ones');
     await t.database.db.execute(sql`delete from product where id = (select max(id) from product)`);
@@ -62,12 +69,22 @@ describe('cached list totals stay exact', () => {
     assert.equal(await version(), before, 'stock updates do not invalidate cached totals');
     assert.equal(await total(), start);
     const low = await total('stockQty[lte]=3', admin);
-    await t.database.db.execute(sql`update product set stock_qty = 0 where id = (select min(id) from product where stock_qty > 3)`);
+    await t.database.db.execute(
+      sql`update product set stock_qty = 0 where id = (select min(id) from product where stock_qty > 3)`,
+    );
     assert.equal(await total('stockQty[lte]=3', admin), low + 1, 'totals filtered on stock are never cached');
   });
 
   test('when a cached resource has filterable, searchable or visibility columns, then its trigger covers them', async () => {
-    for (const resource of [productResource, categoryResource, transportResource, giftResource, reelResource, sliderGroupResource, sliderResource]) {
+    for (const resource of [
+      productResource,
+      categoryResource,
+      transportResource,
+      giftResource,
+      reelResource,
+      sliderGroupResource,
+      sliderResource,
+    ]) {
       const table = getTableName(resource.def.table);
       const rows = await queryRows<{ name: string }>(
         t.database.db,

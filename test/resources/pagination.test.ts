@@ -24,7 +24,8 @@ describe('list envelope and pagination (spec 2.2, 4.5, 8)', () => {
   });
   after(() => t.close());
 
-  const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers });
 
   test('when a list is read, then the envelope and pagination have exactly the spec fields', async () => {
     const res = await get('/rest/product/product?page=2&limit=10');
@@ -115,7 +116,17 @@ describe('list envelope and pagination (spec 2.2, 4.5, 8)', () => {
   });
 
   test('when page or limit is invalid, then 400 VALIDATION_FAILED naming the parameter, without SQL', async () => {
-    const cases = ['page=0', 'page=-1', 'page=abc', 'page=1.5', 'page=1e20', 'limit=-1', 'limit=abc', 'limit=2.5', 'limit=1e12'];
+    const cases = [
+      'page=0',
+      'page=-1',
+      'page=abc',
+      'page=1.5',
+      'page=1e20',
+      'limit=-1',
+      'limit=abc',
+      'limit=2.5',
+      'limit=1e12',
+    ];
     for (const query of cases) {
       const res = await get(`/rest/product/product?${query}`);
       assert.equal(res.statusCode, 400, query);
@@ -128,7 +139,14 @@ describe('list envelope and pagination (spec 2.2, 4.5, 8)', () => {
   });
 
   test('when sort or a range value is malicious or malformed, then 400 and nothing is evaluated', async () => {
-    for (const query of ['sort=;drop%20table%20product', 'sort=unknownField', 'sort=price;', 'price[gte]=x', 'price[lt]=1;2', 'id=1%20or%201=1']) {
+    for (const query of [
+      'sort=;drop%20table%20product',
+      'sort=unknownField',
+      'sort=price;',
+      'price[gte]=x',
+      'price[lt]=1;2',
+      'id=1%20or%201=1',
+    ]) {
       const res = await get(`/rest/product/product?${query}`);
       assert.equal(res.statusCode, 400, query);
       assert.equal(res.json().error.code, 'VALIDATION_FAILED');

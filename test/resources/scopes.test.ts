@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { adminHeaders, createProduct, customerHeaders, insertCustomer } from '../helpers/catalog-factories.ts';
+import {
+  adminHeaders,
+  createProduct,
+  customerHeaders,
+  insertCustomer,
+} from '../helpers/catalog-factories.ts';
 
 type Json = Record<string, unknown>;
 
@@ -51,12 +56,18 @@ describe('access scopes and owner rows (spec 5.3)', () => {
     bobId = await insertCustomer(t.database.db);
     alice = await customerHeaders(t.app, aliceId);
     bob = await customerHeaders(t.app, bobId);
-    product = await createProduct(t.app, { costPrice: 4, supplierCode: 'SUP-1', adminNotes: 'secret note', stockQty: 2 });
+    product = await createProduct(t.app, {
+      costPrice: 4,
+      supplierCode: 'SUP-1',
+      adminNotes: 'secret note',
+      stockQty: 2,
+    });
     other = await createProduct(t.app, { stockQty: 0 });
   });
   after(() => t.close());
 
-  const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers });
 
   test('when a guest reads products, then only public fields, with a derived stock status', async () => {
     const res = await get(`/rest/product/product/${product.id}`);
@@ -73,10 +84,20 @@ describe('access scopes and owner rows (spec 5.3)', () => {
   });
 
   test('when a customer reads products, then inWishlist is added for that customer only', async () => {
-    const add = await t.app.inject({ method: 'POST', url: '/rest/customer/wishlist', headers: alice, payload: { productId: product.id } });
+    const add = await t.app.inject({
+      method: 'POST',
+      url: '/rest/customer/wishlist',
+      headers: alice,
+      payload: { productId: product.id },
+    });
     assert.equal(add.statusCode, 201, add.body);
     assert.equal(add.json().data.productId, product.id);
-    const again = await t.app.inject({ method: 'POST', url: '/rest/customer/wishlist', headers: alice, payload: { productId: product.id } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/rest/customer/wishlist',
+      headers: alice,
+      payload: { productId: product.id },
+    });
     assert.equal(again.statusCode, 200, 'adding twice keeps one entry');
 
     const aliceList = await get('/rest/product/product', alice);
@@ -84,7 +105,10 @@ describe('access scopes and owner rows (spec 5.3)', () => {
     assert.deepEqual(flags, { [product.id as number]: true, [other.id as number]: false });
     for (const field of BACKEND_ONLY) assert.equal(field in aliceList.json().data[0], false, field);
     const bobList = await get('/rest/product/product', bob);
-    assert.equal((bobList.json().data as Json[]).every((p) => p.inWishlist === false), true);
+    assert.equal(
+      (bobList.json().data as Json[]).every((p) => p.inWishlist === false),
+      true,
+    );
     const adminOne = await get(`/rest/product/product/${product.id}`, admin);
     assert.equal('inWishlist' in adminOne.json().data, false);
   });
@@ -100,21 +124,46 @@ describe('access scopes and owner rows (spec 5.3)', () => {
   test('when customers read the wishlist, then each sees their own; removal by product id', async () => {
     const mine = await get('/rest/customer/wishlist?with=product', alice);
     assert.equal(mine.statusCode, 200);
-    assert.deepEqual((mine.json().data as Json[]).map((w) => (w.product as Json).id), [product.id]);
+    assert.deepEqual(
+      (mine.json().data as Json[]).map((w) => (w.product as Json).id),
+      [product.id],
+    );
     assert.equal((await get('/rest/customer/wishlist', bob)).json().pagination.total, 0);
-    assert.equal((await get('/rest/customer/wishlist', admin)).json().pagination.total, 1, 'the back office reads all');
+    assert.equal(
+      (await get('/rest/customer/wishlist', admin)).json().pagination.total,
+      1,
+      'the back office reads all',
+    );
     assert.equal((await get('/rest/customer/wishlist')).statusCode, 401);
-    const unknown = await t.app.inject({ method: 'POST', url: '/rest/customer/wishlist', headers: bob, payload: { productId: 999999 } });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/rest/customer/wishlist',
+      headers: bob,
+      payload: { productId: 999999 },
+    });
     assert.equal(unknown.statusCode, 422);
-    const bobRemoves = await t.app.inject({ method: 'DELETE', url: `/rest/customer/wishlist/${product.id}`, headers: bob });
+    const bobRemoves = await t.app.inject({
+      method: 'DELETE',
+      url: `/rest/customer/wishlist/${product.id}`,
+      headers: bob,
+    });
     assert.equal(bobRemoves.statusCode, 404);
-    const removed = await t.app.inject({ method: 'DELETE', url: `/rest/customer/wishlist/${product.id}`, headers: alice });
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/rest/customer/wishlist/${product.id}`,
+      headers: alice,
+    });
     assert.deepEqual(removed.json(), { success: true });
     assert.equal((await get('/rest/customer/wishlist', alice)).json().pagination.total, 0);
   });
 
   test('when a customer writes an address, then it is theirs; another customer gets 404 for it', async () => {
-    const created = await t.app.inject({ method: 'POST', url: '/rest/customer/address', headers: alice, payload: address });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/rest/customer/address',
+      headers: alice,
+      payload: address,
+    });
     assert.equal(created.statusCode, 201, created.body);
     const id = created.json().data.id;
     assert.equal(created.json().data.customerId, aliceId);
@@ -131,23 +180,56 @@ describe('access scopes and owner rows (spec 5.3)', () => {
     assert.equal((await get('/rest/customer/address', bob)).json().pagination.total, 0);
     assert.equal((await get(`/rest/customer/address/item?id=${id}`, bob)).statusCode, 404);
     for (const method of ['PATCH', 'DELETE'] as const) {
-      const res = await t.app.inject({ method, url: `/rest/customer/address/${id}`, headers: bob, payload: method === 'PATCH' ? { city: 'Paris' } : undefined });
+      const res = await t.app.inject({
+        method,
+        url: `/rest/customer/address/${id}`,
+        headers: bob,
+        payload: method === 'PATCH' ? { city: 'Paris' } : undefined,
+      });
       assert.equal(res.statusCode, 404, method);
     }
-    const patched = await t.app.inject({ method: 'PATCH', url: `/rest/customer/address/${id}`, headers: alice, payload: { city: 'Oxford' } });
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `/rest/customer/address/${id}`,
+      headers: alice,
+      payload: { city: 'Oxford' },
+    });
     assert.equal(patched.json().data.city, 'Oxford');
-    assert.equal((await get(`/rest/customer/address/${id}?with=customer`, admin)).json().data.customer.id, aliceId);
+    assert.equal(
+      (await get(`/rest/customer/address/${id}?with=customer`, admin)).json().data.customer.id,
+      aliceId,
+    );
   });
 
   test('when an admin creates an address, then customerId is required and the role is checked', async () => {
-    const missing = await t.app.inject({ method: 'POST', url: '/rest/customer/address', headers: admin, payload: address });
+    const missing = await t.app.inject({
+      method: 'POST',
+      url: '/rest/customer/address',
+      headers: admin,
+      payload: address,
+    });
     assert.equal(missing.statusCode, 400);
-    const ok = await t.app.inject({ method: 'POST', url: '/rest/customer/address', headers: admin, payload: { ...address, customerId: bobId } });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/rest/customer/address',
+      headers: admin,
+      payload: { ...address, customerId: bobId },
+    });
     assert.equal(ok.statusCode, 201);
-    const noCustomer = await t.app.inject({ method: 'POST', url: '/rest/customer/address', headers: admin, payload: { ...address, customerId: 999999 } });
+    const noCustomer = await t.app.inject({
+      method: 'POST',
+      url: '/rest/customer/address',
+      headers: admin,
+      payload: { ...address, customerId: 999999 },
+    });
     assert.equal(noCustomer.statusCode, 422);
     const marketing = await adminHeaders(t.app, [8]);
-    const forbidden = await t.app.inject({ method: 'POST', url: '/rest/customer/address', headers: marketing, payload: { ...address, customerId: bobId } });
+    const forbidden = await t.app.inject({
+      method: 'POST',
+      url: '/rest/customer/address',
+      headers: marketing,
+      payload: { ...address, customerId: bobId },
+    });
     assert.equal(forbidden.statusCode, 403);
   });
 
@@ -159,19 +241,43 @@ describe('access scopes and owner rows (spec 5.3)', () => {
     assert.equal((await get(`/rest/customer/customer/${bobId}`, alice)).statusCode, 404);
     assert.equal((await get('/rest/customer/customer', admin)).json().pagination.total, 2);
     assert.doesNotMatch((await get('/rest/customer/customer', admin)).body, /password|not-a-real-hash/i);
-    const selfEdit = await t.app.inject({ method: 'PATCH', url: `/rest/customer/customer/${aliceId}`, headers: alice, payload: { loyaltyPoints: 99999 } });
+    const selfEdit = await t.app.inject({
+      method: 'PATCH',
+      url: `/rest/customer/customer/${aliceId}`,
+      headers: alice,
+      payload: { loyaltyPoints: 99999 },
+    });
     assert.equal(selfEdit.statusCode, 403, 'loyaltyPoints is read-only to the customer');
-    const hash = await t.app.inject({ method: 'PATCH', url: `/rest/customer/customer/${aliceId}`, headers: admin, payload: { passwordHash: 'x' } });
+    const hash = await t.app.inject({
+      method: 'PATCH',
+      url: `/rest/customer/customer/${aliceId}`,
+      headers: admin,
+      payload: { passwordHash: 'x' },
+    });
     assert.equal(hash.statusCode, 400);
   });
 
   test('when a deleted customer’s token still writes, then 401 (not a foreign-key fault)', async () => {
     const goneId = await insertCustomer(t.database.db);
     const gone = await customerHeaders(t.app, goneId);
-    assert.equal((await t.app.inject({ method: 'DELETE', url: `/rest/customer/customer/${goneId}`, headers: admin })).statusCode, 200);
-    const wish = await t.app.inject({ method: 'POST', url: '/rest/customer/wishlist', headers: gone, payload: { productId: product.id } });
+    assert.equal(
+      (await t.app.inject({ method: 'DELETE', url: `/rest/customer/customer/${goneId}`, headers: admin }))
+        .statusCode,
+      200,
+    );
+    const wish = await t.app.inject({
+      method: 'POST',
+      url: '/rest/customer/wishlist',
+      headers: gone,
+      payload: { productId: product.id },
+    });
     assert.equal(wish.statusCode, 401);
-    const addr = await t.app.inject({ method: 'POST', url: '/rest/customer/address', headers: gone, payload: address });
+    const addr = await t.app.inject({
+      method: 'POST',
+      url: '/rest/customer/address',
+      headers: gone,
+      payload: address,
+    });
     assert.equal(addr.statusCode, 401);
   });
 

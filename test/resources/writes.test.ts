@@ -27,7 +27,12 @@ describe('back-office writes through the resource framework', () => {
     t.app.inject({ method, url, headers, payload });
 
   test('when a product is created with only the required fields, then defaults fill the rest', async () => {
-    const res = await send('POST', '/rest/product/product', { name: 'Über Mug', sku: 'W-1', price: 12.3 }, productsRole);
+    const res = await send(
+      'POST',
+      '/rest/product/product',
+      { name: 'Über Mug', sku: 'W-1', price: 12.3 },
+      productsRole,
+    );
     assert.equal(res.statusCode, 201, res.body);
     const data = res.json().data;
     assert.equal(res.json().success, true);
@@ -54,14 +59,31 @@ describe('back-office writes through the resource framework', () => {
   });
 
   test('when a body carries unknown or read-only fields, then 400 and nothing is written', async () => {
-    for (const extra of [{ id: 77 }, { referencePrice: 1 }, { stockStatus: 'in_stock' }, { createdAt: '2020-01-01T00:00:00Z' }, { isAdmin: true }, { inWishlist: true }]) {
-      const res = await send('POST', '/rest/product/product', { name: 'X', sku: `RO-${Object.keys(extra)[0]}`, price: 1, ...extra });
+    for (const extra of [
+      { id: 77 },
+      { referencePrice: 1 },
+      { stockStatus: 'in_stock' },
+      { createdAt: '2020-01-01T00:00:00Z' },
+      { isAdmin: true },
+      { inWishlist: true },
+    ]) {
+      const res = await send('POST', '/rest/product/product', {
+        name: 'X',
+        sku: `RO-${Object.keys(extra)[0]}`,
+        price: 1,
+        ...extra,
+      });
       assert.equal(res.statusCode, 400, JSON.stringify(extra));
       assert.equal(res.json().error.code, 'VALIDATION_FAILED');
     }
     const list = await t.app.inject({ method: 'GET', url: '/rest/product/product?q=RO-', headers: admin });
     assert.equal(list.json().pagination.total, 0);
-    const coupon = await send('POST', '/rest/checkout/coupon', { code: 'RO', type: 'fixed', value: 5, usedCount: 3 });
+    const coupon = await send('POST', '/rest/checkout/coupon', {
+      code: 'RO',
+      type: 'fixed',
+      value: 5,
+      usedCount: 3,
+    });
     assert.equal(coupon.statusCode, 400, 'usedCount is read-only');
   });
 
@@ -70,7 +92,15 @@ describe('back-office writes through the resource framework', () => {
     assert.equal(missing.statusCode, 400);
     const fields = (missing.json().error.details as Json[]).map((d) => d.field).sort();
     assert.deepEqual(fields, ['price', 'sku']);
-    for (const bad of [{ price: -1 }, { price: 1.999 }, { price: 'abc' }, { stockQty: -1 }, { vatRate: 101 }, { name: 'x'.repeat(201) }, { images: ['not a url'] }]) {
+    for (const bad of [
+      { price: -1 },
+      { price: 1.999 },
+      { price: 'abc' },
+      { stockQty: -1 },
+      { vatRate: 101 },
+      { name: 'x'.repeat(201) },
+      { images: ['not a url'] },
+    ]) {
       const res = await send('POST', '/rest/product/product', { name: 'Bad', sku: 'BAD', price: 1, ...bad });
       assert.equal(res.statusCode, 400, JSON.stringify(bad));
     }
@@ -82,7 +112,12 @@ describe('back-office writes through the resource framework', () => {
     assert.equal(sku.statusCode, 409);
     assert.equal(sku.json().error.code, 'CONFLICT');
     assert.equal(sku.json().error.details[0].field, 'sku');
-    const slug = await send('POST', '/rest/product/product', { name: 'Again', sku: 'DUP-2', price: 1, slug: 'dup-one' });
+    const slug = await send('POST', '/rest/product/product', {
+      name: 'Again',
+      sku: 'DUP-2',
+      price: 1,
+      slug: 'dup-one',
+    });
     assert.equal(slug.json().error.details[0].field, 'slug');
     await send('POST', '/rest/checkout/coupon', { code: 'SUMMER', type: 'percent', value: 10 });
     const code = await send('POST', '/rest/checkout/coupon', { code: 'summer', type: 'fixed', value: 5 });
@@ -92,7 +127,12 @@ describe('back-office writes through the resource framework', () => {
   });
 
   test('when a reference does not exist, then 422 UNPROCESSABLE', async () => {
-    const res = await send('POST', '/rest/product/product', { name: 'Orphan', sku: 'ORPH', price: 1, categoryId: 999999 });
+    const res = await send('POST', '/rest/product/product', {
+      name: 'Orphan',
+      sku: 'ORPH',
+      price: 1,
+      categoryId: 999999,
+    });
     assert.equal(res.statusCode, 422);
     assert.equal(res.json().error.code, 'UNPROCESSABLE');
     assert.equal(res.json().error.details[0].field, 'categoryId');
@@ -100,15 +140,25 @@ describe('back-office writes through the resource framework', () => {
 
   test('when the caller lacks the write role, then 403; a customer 403; a guest 401', async () => {
     const payload = { name: 'Nope', sku: 'NOPE', price: 1 };
-    assert.equal((await send('POST', '/rest/product/product', payload, await adminHeaders(t.app, [8]))).statusCode, 403);
+    assert.equal(
+      (await send('POST', '/rest/product/product', payload, await adminHeaders(t.app, [8]))).statusCode,
+      403,
+    );
     const customer = await customerHeaders(t.app, await insertCustomer(t.database.db));
     assert.equal((await send('POST', '/rest/product/product', payload, customer)).statusCode, 403);
-    assert.equal((await t.app.inject({ method: 'POST', url: '/rest/product/product', payload })).statusCode, 401);
+    assert.equal(
+      (await t.app.inject({ method: 'POST', url: '/rest/product/product', payload })).statusCode,
+      401,
+    );
   });
 
   test('when a product is patched and deleted, then 200 with the object, then {success:true}, then 404', async () => {
     const product = await createProduct(t.app, { name: 'Patch me' });
-    const patched = await send('PATCH', `/rest/product/product/${product.id}`, { name: 'Patched', stockQty: 4, brand: null });
+    const patched = await send('PATCH', `/rest/product/product/${product.id}`, {
+      name: 'Patched',
+      stockQty: 4,
+      brand: null,
+    });
     assert.equal(patched.statusCode, 200);
     assert.equal(patched.json().data.name, 'Patched');
     assert.equal(patched.json().data.slug, product.slug, 'the slug stays stable');
@@ -128,7 +178,10 @@ describe('back-office writes through the resource framework', () => {
     assert.equal((await send('DELETE', `/rest/product/category/${parent.id}`)).statusCode, 409);
     const cycle = await send('PATCH', `/rest/product/category/${parent.id}`, { parentId: child.id });
     assert.equal(cycle.statusCode, 422);
-    assert.equal((await send('PATCH', `/rest/product/category/${parent.id}`, { parentId: parent.id })).statusCode, 422);
+    assert.equal(
+      (await send('PATCH', `/rest/product/category/${parent.id}`, { parentId: parent.id })).statusCode,
+      422,
+    );
   });
 
   test('when shipping methods, coupons and gifts are written, then money is decimal in and out', async () => {
@@ -158,19 +211,36 @@ describe('back-office writes through the resource framework', () => {
         updatedAt: 0,
       },
     );
-    const tooMuch = await send('POST', '/rest/checkout/coupon', { code: 'HUGE', type: 'percent', value: 150 });
+    const tooMuch = await send('POST', '/rest/checkout/coupon', {
+      code: 'HUGE',
+      type: 'percent',
+      value: 150,
+    });
     assert.equal(tooMuch.statusCode, 400);
-    const fixed = await send('POST', '/rest/checkout/coupon', { code: 'FIVE', type: 'fixed', value: 5.5, endsAt: '2030-01-01T00:00:00Z' });
+    const fixed = await send('POST', '/rest/checkout/coupon', {
+      code: 'FIVE',
+      type: 'fixed',
+      value: 5.5,
+      endsAt: '2030-01-01T00:00:00Z',
+    });
     assert.equal(fixed.json().data.value, 5.5);
     assert.equal(fixed.json().data.usedCount, 0);
     assert.equal(fixed.json().data.endsAt, '2030-01-01T00:00:00.000Z');
     const badType = await send('POST', '/rest/checkout/coupon', { code: 'BAD', type: 'free', value: 5 });
     assert.equal(badType.statusCode, 400);
     const product = await createProduct(t.app);
-    const gift = await send('POST', '/rest/checkout/gift', { productIds: [product.id], minSubtotal: 100 }, await adminHeaders(t.app, [8]));
+    const gift = await send(
+      'POST',
+      '/rest/checkout/gift',
+      { productIds: [product.id], minSubtotal: 100 },
+      await adminHeaders(t.app, [8]),
+    );
     assert.equal(gift.statusCode, 201, gift.body);
     assert.equal(gift.json().data.maxQty, 1);
     const gifts = await t.app.inject({ method: 'GET', url: '/rest/checkout/gift?with=products' });
-    assert.deepEqual((gifts.json().data[0].products as Json[]).map((p) => p.id), [product.id]);
+    assert.deepEqual(
+      (gifts.json().data[0].products as Json[]).map((p) => p.id),
+      [product.id],
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client.ts';
 import { products } from '../catalog/catalog.tables.ts';
-import { reusableQuery } from '../checkout/reusable-query.ts';
+import { reusableQuery } from '../../db/reusable-query.ts';
 import type { CartOwner } from './cart-token.ts';
 import { CART_MAX_QTY, type CartRow, cartLines, carts } from './cart.tables.ts';
 

@@ -13,7 +13,13 @@ export const categoryResource: Resource = defineResource({
   fields: {
     id: field.id(categories.id),
     parentId: field.int(categories.parentId, { create: 'optional', nullable: true, filter: 'eq', min: 1 }),
-    name: field.text(categories.name, { create: 'required', sort: true, search: true, minLength: 1, maxLength: 200 }),
+    name: field.text(categories.name, {
+      create: 'required',
+      sort: true,
+      search: true,
+      minLength: 1,
+      maxLength: 200,
+    }),
     slug: field.text(categories.slug, {
       create: 'optional',
       filter: 'eq',

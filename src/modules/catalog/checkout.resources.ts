@@ -25,7 +25,10 @@ export const transportResource: Resource = defineResource({
     name: field.text(transports.name, { create: 'required', sort: true, minLength: 1, maxLength: 200 }),
     description: field.text(transports.description, { create: 'optional', maxLength: 2000 }),
     price: field.money(transports.price, { create: 'required', sort: true }),
-    freeShippingThreshold: field.money(transports.freeShippingThreshold, { create: 'optional', nullable: true }),
+    freeShippingThreshold: field.money(transports.freeShippingThreshold, {
+      create: 'optional',
+      nullable: true,
+    }),
     includedWeightKg: field.decimal(transports.includedWeightKg, { create: 'optional', max: 100_000 }),
     overweightPricePerKg: field.money(transports.overweightPricePerKg, { create: 'optional' }),
     codFee: field.money(transports.codFee, { create: 'optional', description: 'Cash-on-delivery fee' }),
@@ -60,10 +63,23 @@ export const couponResource: Resource = defineResource({
     }),
     type: field.enum(coupons.type, ['percent', 'fixed'], { create: 'required', filter: 'eq' }),
     // Stored in hundredths (cents, or hundredths of a percent): the money codec fits both.
-    value: field.money(coupons.value, { create: 'required', description: 'Percent (percent) or amount off (fixed)' }),
+    value: field.money(coupons.value, {
+      create: 'required',
+      description: 'Percent (percent) or amount off (fixed)',
+    }),
     minSubtotal: field.money(coupons.minSubtotal, { create: 'optional' }),
-    startsAt: field.timestamp(coupons.startsAt, { create: 'optional', nullable: true, filter: 'range', sort: true }),
-    endsAt: field.timestamp(coupons.endsAt, { create: 'optional', nullable: true, filter: 'range', sort: true }),
+    startsAt: field.timestamp(coupons.startsAt, {
+      create: 'optional',
+      nullable: true,
+      filter: 'range',
+      sort: true,
+    }),
+    endsAt: field.timestamp(coupons.endsAt, {
+      create: 'optional',
+      nullable: true,
+      filter: 'range',
+      sort: true,
+    }),
     usageLimit: field.int(coupons.usageLimit, { create: 'optional', nullable: true, min: 1 }),
     perCustomerLimit: field.int(coupons.perCustomerLimit, { create: 'optional', nullable: true, min: 1 }),
     usedCount: field.int(coupons.usedCount, { description: 'Read-only' }),
@@ -81,7 +97,9 @@ export const couponResource: Resource = defineResource({
         ]);
       }
       if (value === 0) {
-        throw new AppError('VALIDATION_FAILED', 'value must be positive', [{ field: 'value', message: 'must be positive' }]);
+        throw new AppError('VALIDATION_FAILED', 'value must be positive', [
+          { field: 'value', message: 'must be positive' },
+        ]);
       }
     },
   },
@@ -95,7 +113,11 @@ export const giftResource: Resource = defineResource({
   fields: {
     id: field.id(gifts.id),
     name: field.text(gifts.name, { create: 'optional', maxLength: 200 }),
-    productIds: field.intArray(gifts.productIds, { create: 'required', maxItems: 200, description: 'Eligible products' }),
+    productIds: field.intArray(gifts.productIds, {
+      create: 'required',
+      maxItems: 200,
+      description: 'Eligible products',
+    }),
     minSubtotal: field.money(gifts.minSubtotal, { create: 'optional', filter: 'range', sort: true }),
     maxQty: field.int(gifts.maxQty, { create: 'optional', min: 1, max: 1000 }),
     active: field.bool(gifts.active, { create: 'optional', filter: 'eq' }),

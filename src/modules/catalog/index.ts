@@ -6,7 +6,13 @@ import { productResource } from './product.resource.ts';
 
 /** The catalog (products, categories) and the checkout's reference data (transports, coupons, gifts). */
 export const catalogModule: FastifyPluginAsync = async (app) => {
-  for (const resource of [productResource, categoryResource, transportResource, couponResource, giftResource]) {
+  for (const resource of [
+    productResource,
+    categoryResource,
+    transportResource,
+    couponResource,
+    giftResource,
+  ]) {
     registerResource(app, resource);
   }
 };

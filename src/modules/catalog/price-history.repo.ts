@@ -36,7 +36,11 @@ export async function insertPriceHistory(db: Db, productId: number, price: numbe
   await db.insert(productPriceHistory).values({ productId, price });
 }
 
-export async function setReferencePrice(db: Db, productId: number, referencePrice: number | null): Promise<void> {
+export async function setReferencePrice(
+  db: Db,
+  productId: number,
+  referencePrice: number | null,
+): Promise<void> {
   await db.update(products).set({ referencePrice }).where(eq(products.id, productId));
 }
 

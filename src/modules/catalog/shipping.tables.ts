@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, numeric, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 
 /** Shipping methods; money in cents. */
 export const transports = pgTable(
@@ -11,7 +21,9 @@ export const transports = pgTable(
     price: integer('price').notNull(),
     /** Merchandise total (after the coupon) from which shipping is free; null: never free. */
     freeShippingThreshold: integer('free_shipping_threshold'),
-    includedWeightKg: numeric('included_weight_kg', { precision: 10, scale: 3, mode: 'number' }).notNull().default(0),
+    includedWeightKg: numeric('included_weight_kg', { precision: 10, scale: 3, mode: 'number' })
+      .notNull()
+      .default(0),
     overweightPricePerKg: integer('overweight_price_per_kg').notNull().default(0),
     /** Cash-on-delivery fee (payWay "delivery"). */
     codFee: integer('cod_fee').notNull().default(0),

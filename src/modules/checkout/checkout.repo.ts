@@ -2,10 +2,10 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client.ts';
 import { products } from '../catalog/catalog.tables.ts';
 import { coupons, gifts } from '../catalog/promotions.tables.ts';
-import { transports } from '../catalog/shipping.tables.ts';
+import type { transports } from '../catalog/shipping.tables.ts';
 import { customers } from '../customers/customer.tables.ts';
 import { couponRedemptions } from '../orders/order.tables.ts';
-import { reusableQuery } from './reusable-query.ts';
+import { reusableQuery } from '../../db/reusable-query.ts';
 
 // Reads of the catalog, promotions and customer that the quote needs; all by primary key or unique key.
 
@@ -51,18 +51,6 @@ export async function findProducts(db: Db, ids: readonly number[]): Promise<Prod
     .select(productRef)
     .from(products)
     .where(inArray(products.id, [...ids]));
-}
-
-const transportById = reusableQuery('transport_by_id', (db) =>
-  db
-    .select()
-    .from(transports)
-    .where(eq(transports.id, sql.placeholder('id')))
-    .limit(1),
-);
-
-export async function findTransport(db: Db, id: number): Promise<TransportRow | undefined> {
-  return (await transportById(db, { id }))[0];
 }
 
 /** Codes compare case-insensitively, like the unique index on lower(code). */

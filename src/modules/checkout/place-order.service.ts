@@ -5,7 +5,6 @@ import type { Caller } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import { toCents } from '../../lib/money.ts';
 import { cartOwnerOf } from '../cart/cart-token.ts';
-import { recordEvent } from '../events/outbox.ts';
 import { orderJson } from '../orders/order-json.ts';
 import { claimIdempotencyKey, findIdempotencyKey, storeIdempotentAnswer } from '../orders/order.repo.ts';
 import type { OrderJsonType, PlaceOrderBodyType } from '../orders/order.schemas.ts';
@@ -125,13 +124,6 @@ async function recordOrder(
     email,
     address: addressOf(req.body, email),
     payWay: req.body.payWay ?? null,
-  });
-  await recordEvent(tx, 'order.placed', {
-    orderId: order.id,
-    number: order.number,
-    customerId: order.customerId,
-    total: order.total,
-    currency: order.currency,
   });
   return { quote, email, order: orderJson(order, lines) };
 }

@@ -7,11 +7,9 @@ import { products } from '../catalog/catalog.tables.ts';
 import { coupons } from '../catalog/promotions.tables.ts';
 import { transports } from '../catalog/shipping.tables.ts';
 import { customers } from '../customers/customer.tables.ts';
-import { settings } from '../settings/settings.tables.ts';
+import { type StoredSetting, storedSettingsJson } from '../settings/settings.repo.ts';
 import type { CouponRow, CustomerStanding, TransportRow } from './checkout.repo.ts';
-import { reusableQuery } from './reusable-query.ts';
-
-type StoredSetting = { key: string; value: unknown };
+import { reusableQuery } from '../../db/reusable-query.ts';
 
 // The totals endpoint's reads in ONE round trip: the cart, the coupon its code names, every line with
 // its live product, the chosen transport, the stored settings and, for a customer, the points balance.
@@ -52,9 +50,7 @@ const quoteFields = {
     active: products.active,
   },
   transport: getTableColumns(transports),
-  settings: sql<
-    StoredSetting[]
-  >`(select coalesce(json_agg(json_build_object('key', s.key, 'value', s.value)), '[]'::json) from ${settings} s)`,
+  settings: storedSettingsJson(),
 };
 
 const byCustomer = reusableQuery('quote_read_by_customer', (db) =>
@@ -220,11 +216,21 @@ export async function cartSnapshotInTransaction(tx: Db, owner: CartOwner): Promi
   return { cart: { id: first.cartId, couponCode: first.couponCode }, coupon, lines };
 }
 
-const storedSettings = reusableQuery('quote_settings', (db) =>
-  db.select({ key: settings.key, value: settings.value }).from(settings),
+const transportAndSettings = reusableQuery('quote_reference', (db) =>
+  db
+    .select({ transport: getTableColumns(transports), settings: quoteFields.settings })
+    .from(sql`(values (1)) as one (x)`)
+    .leftJoin(transports, eq(transports.id, sql.placeholder('transportId'))),
 );
 
-/** The stored settings rows (a few dozen at most), for mergeSettings of the settings module. */
-export function readStoredSettingsFast(db: Db): Promise<{ key: string; value: unknown }[]> {
-  return storedSettings(db, {});
+/**
+ * The transport a body names (undefined when none or unknown) and the stored settings rows, in one
+ * round trip: place-order reads them before its transaction, the totals endpoint when it finds no cart.
+ */
+export async function readTransportAndSettings(
+  db: Db,
+  transportId: number | undefined,
+): Promise<{ transport: TransportRow | undefined; settings: StoredSetting[] }> {
+  const [row] = await transportAndSettings(db, { transportId: transportId ?? null });
+  return { transport: row.transport ?? undefined, settings: row.settings };
 }

@@ -14,7 +14,6 @@ import {
   findCustomerStanding,
   findGiftRules,
   findProducts,
-  findTransport,
   type ProductRef,
   type TransportRow,
 } from './checkout.repo.ts';
@@ -23,7 +22,7 @@ import {
   type CartSnapshot,
   cartSnapshotInTransaction,
   quoteRead,
-  readStoredSettingsFast,
+  readTransportAndSettings,
 } from './quote.repo.ts';
 import {
   computeTotals,
@@ -93,10 +92,6 @@ function activeTransport(id: number | undefined, transport: TransportRow | undef
   if (!transport?.active)
     throw new AppError('TRANSPORT_INVALID', `transport ${id} does not exist or is not offered`);
   return transport;
-}
-
-async function transportOf(db: Db, id: number | undefined): Promise<TransportRow | null> {
-  return activeTransport(id, id === undefined ? undefined : await findTransport(db, id));
 }
 
 const EMPTY_CART: CartSnapshot = { cart: undefined, coupon: undefined, lines: [] };
@@ -185,11 +180,11 @@ export interface QuoteReference {
  * operator's change is as much "just before" as "just after"), and it keeps them off the transaction.
  */
 export async function quoteReference(deps: QuoteDeps, body: TotalsBodyType): Promise<QuoteReference> {
-  const [transport, stored] = await Promise.all([
-    transportOf(deps.db, body.transportId),
-    readStoredSettingsFast(deps.db),
-  ]);
-  return { transport, settings: mergeSettings(deps.config, stored) };
+  const read = await readTransportAndSettings(deps.db, body.transportId);
+  return {
+    transport: activeTransport(body.transportId, read.transport),
+    settings: mergeSettings(deps.config, read.settings),
+  };
 }
 
 interface Loaded extends QuoteReference {
@@ -222,16 +217,7 @@ async function load(
   const read = await quoteRead(db, owner, body.transportId ?? null);
   if (!read) {
     // No cart row (a guest without a cart, a deleted customer): an empty quote still shows loyalty.
-    const [transport, stored] = await Promise.all([
-      transportOf(db, body.transportId),
-      readStoredSettingsFast(db),
-    ]);
-    return {
-      snapshot: EMPTY_CART,
-      customer: undefined,
-      transport,
-      settings: mergeSettings(deps.config, stored),
-    };
+    return { snapshot: EMPTY_CART, customer: undefined, ...(await quoteReference(deps, body)) };
   }
   return {
     snapshot: read.snapshot,

@@ -13,7 +13,8 @@ export async function addWishlistEntry(db: Db, customerId: number, productId: nu
     entry = await addToWishlist(db, customerId, productId);
   } catch (err) {
     // The product comes from a SELECT, so only the customer can be missing.
-    if (isForeignKeyViolation(err)) throw new AppError('UNAUTHENTICATED', 'the account of this token no longer exists');
+    if (isForeignKeyViolation(err))
+      throw new AppError('UNAUTHENTICATED', 'the account of this token no longer exists');
     throw err;
   }
   if (!entry) {

@@ -30,7 +30,8 @@ async function insertIds<T extends Record<string, unknown>>(
   chunk = 200,
 ): Promise<number[]> {
   const ids: number[] = [];
-  for (let i = 0; i < rows.length; i += chunk) ids.push(...(await insert(rows.slice(i, i + chunk))).map((r) => r.id));
+  for (let i = 0; i < rows.length; i += chunk)
+    ids.push(...(await insert(rows.slice(i, i + chunk))).map((r) => r.id));
   return ids;
 }
 
@@ -44,8 +45,16 @@ export interface SeedCounts {
 }
 
 /** Writes the demo shop; the caller owns the transaction. */
-export async function insertDemoShop(tx: Db, shop: DemoShop, customerPasswordHash: string, now: Date): Promise<SeedCounts> {
-  const departmentIds = await insertIds((c) => tx.insert(categories).values(c).returning({ id: categories.id }), shop.departments);
+export async function insertDemoShop(
+  tx: Db,
+  shop: DemoShop,
+  customerPasswordHash: string,
+  now: Date,
+): Promise<SeedCounts> {
+  const departmentIds = await insertIds(
+    (c) => tx.insert(categories).values(c).returning({ id: categories.id }),
+    shop.departments,
+  );
   const leafIds = await insertIds(
     (c) => tx.insert(categories).values(c).returning({ id: categories.id }),
     shop.leaves.map((l) => ({ ...l.row, parentId: departmentIds[l.departmentIndex] })),
@@ -68,22 +77,38 @@ export async function insertDemoShop(tx: Db, shop: DemoShop, customerPasswordHas
     active: p.active,
     categoryId: leafIds[p.leafIndex],
   }));
-  const productIds = await insertIds((c) => tx.insert(products).values(c).returning({ id: products.id }), productRows);
+  const productIds = await insertIds(
+    (c) => tx.insert(products).values(c).returning({ id: products.id }),
+    productRows,
+  );
 
   // Price history: the regular price since 60 days; products on sale got their sale price 3 days
   // ago, so their reference price (lowest of the 30 days before) is the regular price.
   const history = shop.products.flatMap((p, i) => {
-    const regular = { productId: productIds[i], price: p.regularPrice ?? p.price, validFrom: new Date(now.getTime() - 60 * DAY_MS) };
+    const regular = {
+      productId: productIds[i],
+      price: p.regularPrice ?? p.price,
+      validFrom: new Date(now.getTime() - 60 * DAY_MS),
+    };
     if (p.regularPrice === null) return [regular];
-    return [regular, { productId: productIds[i], price: p.price, validFrom: new Date(now.getTime() - 3 * DAY_MS) }];
+    return [
+      regular,
+      { productId: productIds[i], price: p.price, validFrom: new Date(now.getTime() - 3 * DAY_MS) },
+    ];
   });
-  await insertIds((c) => tx.insert(productPriceHistory).values(c).returning({ id: productPriceHistory.id }), history, 500);
+  await insertIds(
+    (c) => tx.insert(productPriceHistory).values(c).returning({ id: productPriceHistory.id }),
+    history,
+    500,
+  );
 
   await tx.insert(transports).values(shop.transports);
   await tx.insert(coupons).values(shop.coupons);
   const { productIndexes, ...giftRule } = shop.giftRule;
   await tx.insert(gifts).values({ ...giftRule, productIds: productIndexes.map((i) => productIds[i]) });
-  await tx.insert(reels).values(shop.reels.map((r) => ({ ...r.row, productIds: r.productIndexes.map((i) => productIds[i]) })));
+  await tx
+    .insert(reels)
+    .values(shop.reels.map((r) => ({ ...r.row, productIds: r.productIndexes.map((i) => productIds[i]) })));
   const [group] = await tx.insert(sliderGroups).values(shop.sliderGroup).returning({ id: sliderGroups.id });
   await tx.insert(sliders).values(shop.sliders.map((s) => ({ ...s, groupId: group.id })));
   if (group.id !== 1) {
@@ -107,7 +132,15 @@ export async function insertDemoShop(tx: Db, shop: DemoShop, customerPasswordHas
 async function insertDemoCustomer(tx: Db, passwordHash: string, productIds: number[]): Promise<void> {
   const [customer] = await tx
     .insert(customers)
-    .values({ email: 'demo@example.com', passwordHash, firstName: 'Dana', lastName: 'Demo', phone: '+40 700 000 000', newsletter: true, loyaltyPoints: 1250 })
+    .values({
+      email: 'demo@example.com',
+      passwordHash,
+      firstName: 'Dana',
+      lastName: 'Demo',
+      phone: '+40 700 000 000',
+      newsletter: true,
+      loyaltyPoints: 1250,
+    })
     .onConflictDoNothing()
     .returning({ id: customers.id });
   if (!customer) return;
@@ -124,5 +157,10 @@ async function insertDemoCustomer(tx: Db, passwordHash: string, productIds: numb
     postalCode: '010011',
     isDefault: true,
   });
-  await tx.insert(wishlistItems).values([productIds[0], productIds[5], productIds[42]].map((productId) => ({ customerId: customer.id, productId })));
+  await tx.insert(wishlistItems).values(
+    [productIds[0], productIds[5], productIds[42]].map((productId) => ({
+      customerId: customer.id,
+      productId,
+    })),
+  );
 }

@@ -6,7 +6,10 @@ import { errorResponse } from '../../http/openapi.ts';
 
 const Live = Envelope(Type.Object({ status: Type.Literal('live') }));
 const Ready = Envelope(
-  Type.Object({ status: Type.Literal('ready'), database: Type.Union([Type.Literal('pglite'), Type.Literal('postgres')]) }),
+  Type.Object({
+    status: Type.Literal('ready'),
+    database: Type.Union([Type.Literal('pglite'), Type.Literal('postgres')]),
+  }),
 );
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -26,7 +29,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async () => {
-      if (app.lifecycle.shuttingDown) throw new AppError('SERVICE_UNAVAILABLE', 'the service is shutting down');
+      if (app.lifecycle.shuttingDown)
+        throw new AppError('SERVICE_UNAVAILABLE', 'the service is shutting down');
       try {
         await app.database.ping();
       } catch {

@@ -27,8 +27,9 @@ interface InsertedOrderRow extends Omit<SalesOrderRow, 'createdAt' | 'updatedAt'
 const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
 
 /**
- * Writes the order and its lines and empties the cart it came from (lines deleted, coupon cleared)
- * in ONE statement (data-modifying CTEs), answering order and lines. Plain SQL:
+ * Writes the order and its lines, empties the cart it came from (lines deleted, coupon cleared) and
+ * records the order.placed outbox event (src/modules/events; its payload is built here, from the
+ * inserted row) in ONE statement (data-modifying CTEs), answering order and lines. Plain SQL:
  * place-order runs it in every order's transaction, where the query builder's CPU would cost more
  * than the insert itself. Values are cast where PostgreSQL cannot infer them (the VALUES list).
  */
@@ -67,6 +68,11 @@ export async function insertOrder(
       delete from cart_line where cart_id = ${fromCartId}
     ), uncouponed as (
       update cart set coupon_code = null where id = ${fromCartId} and coupon_code is not null
+    ), placed as (
+      insert into outbox_event (type, payload)
+      select 'order.placed', jsonb_build_object('orderId', o.id, 'number', o.number, 'customerId', o.customer_id,
+        'total', o.total, 'currency', o.currency)
+      from o
     )
     select o.id, o.number, o.customer_id as "customerId", o.email, o.status, o.currency, o.total, o.totals,
       o.address, o.vat_breakdown as "vatBreakdown", o.coupon_id as "couponId", o.coupon_code as "couponCode",

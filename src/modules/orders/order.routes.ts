@@ -51,7 +51,9 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: readAccess,
     },
     async (request) => {
-      const first = (await listOrders(deps, request.caller, { ...request.query, limit: 1 })).data[0];
+      // Only the list's filters: `page` and `limit` are not parameters of /item, whatever the URL carries.
+      const first = (await listOrders(deps, request.caller, { status: request.query.status, limit: 1 }))
+        .data[0];
       if (!first) throw new AppError('NOT_FOUND', 'no order matches');
       return ok(first);
     },

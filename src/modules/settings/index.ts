@@ -36,20 +36,33 @@ export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/rest/system/setting',
     {
-      schema: { tags, summary: 'Every setting with its effective value', response: { 200: listResponse(SettingEntry) } },
+      schema: {
+        tags,
+        summary: 'Every setting with its effective value',
+        response: { 200: listResponse(SettingEntry) },
+      },
       config: backend,
       onSend: privateAnswer,
     },
     async () => {
       const entries = await listSettings(app.db, app.config);
-      return { success: true as const, data: entries, pagination: paginationOf(1, entries.length, entries.length) };
+      return {
+        success: true as const,
+        data: entries,
+        pagination: paginationOf(1, entries.length, entries.length),
+      };
     },
   );
 
   app.get(
     '/rest/system/setting/:key',
     {
-      schema: { tags, summary: 'One setting', params: SettingKeyParams, response: { 200: One, 404: notFound } },
+      schema: {
+        tags,
+        summary: 'One setting',
+        params: SettingKeyParams,
+        response: { 200: One, 404: notFound },
+      },
       config: backend,
       onSend: privateAnswer,
     },
@@ -75,7 +88,12 @@ export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/rest/system/setting/:key',
     {
-      schema: { tags, summary: 'Return a key to its default', params: SettingKeyParams, response: { 200: One, 404: notFound } },
+      schema: {
+        tags,
+        summary: 'Return a key to its default',
+        params: SettingKeyParams,
+        response: { 200: One, 404: notFound },
+      },
       config: backend,
       onSend: privateAnswer,
     },

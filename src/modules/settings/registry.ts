@@ -7,7 +7,11 @@ import { toCents } from '../../lib/money.ts';
 // configuration file's `settings`, which wins over the default below.
 
 const Money = (description: string) =>
-  Type.Number({ minimum: 0, maximum: 10_000_000, description: `${description} (decimal, at most two decimals)` });
+  Type.Number({
+    minimum: 0,
+    maximum: 10_000_000,
+    description: `${description} (decimal, at most two decimals)`,
+  });
 const Labels = (description: string) =>
   Type.Record(Type.String({ pattern: '^[a-z]{2}(-[A-Za-z]{2})?$' }), Type.String({ maxLength: 200 }), {
     description: `${description}: a map of locale → text`,
@@ -53,7 +57,10 @@ export const SETTINGS = {
     schema: Labels('Discount label copy'),
     default: { en: 'Lowest price in the last 30 days' } as Record<string, string>,
   },
-  price_tracking_badge_label: { schema: Labels('Discount badge copy'), default: { en: 'Deal' } as Record<string, string> },
+  price_tracking_badge_label: {
+    schema: Labels('Discount badge copy'),
+    default: { en: 'Deal' } as Record<string, string>,
+  },
   app_android_min_version: { schema: Version, default: '1.0.0' },
   app_android_store_url: {
     schema: Url,
@@ -62,7 +69,11 @@ export const SETTINGS = {
   app_ios_min_version: { schema: Version, default: '1.0.0' },
   app_ios_store_url: { schema: Url, default: 'https://apps.apple.com/app/id0000000000' },
   home_hero_slider_group_id: {
-    schema: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Slider group of the home hero' }),
+    schema: Type.Integer({
+      minimum: 1,
+      maximum: 2_147_483_647,
+      description: 'Slider group of the home hero',
+    }),
     default: 1,
   },
   home_hero_slider_limit: { schema: Type.Integer({ minimum: 1, maximum: 100 }), default: 5 },
@@ -88,7 +99,11 @@ export type MoneySettingKey =
   | 'loyalty_reward_cash_per_unit'
   | 'free_shipping_threshold'
   | 'gift_packaging_price';
-const MONEY_KEYS = new Set<string>(['loyalty_reward_cash_per_unit', 'free_shipping_threshold', 'gift_packaging_price']);
+const MONEY_KEYS = new Set<string>([
+  'loyalty_reward_cash_per_unit',
+  'free_shipping_threshold',
+  'gift_packaging_price',
+]);
 
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
 
@@ -119,5 +134,7 @@ export function settingProblem(key: SettingKey, value: unknown): string | null {
 }
 
 export function defaultSettings(): EffectiveSettings {
-  return structuredClone(Object.fromEntries(SETTING_KEYS.map((k) => [k, SETTINGS[k].default]))) as EffectiveSettings;
+  return structuredClone(
+    Object.fromEntries(SETTING_KEYS.map((k) => [k, SETTINGS[k].default])),
+  ) as EffectiveSettings;
 }

@@ -15,6 +15,17 @@ function parsed(rows: { key: string; value: string }[]): StoredSetting[] {
   return rows.map((r) => ({ key: r.key, value: JSON.parse(r.value) as unknown }));
 }
 
+/**
+ * Every stored setting as ONE json array of {key, value}, for a statement that reads them with other
+ * rows in one round trip (the totals read, storefront lists). Inside json the values keep their JSON
+ * types on both engines; the driver parses the array.
+ */
+export function storedSettingsJson() {
+  return sql<
+    StoredSetting[]
+  >`(select coalesce(json_agg(json_build_object('key', s.key, 'value', s.value)), '[]'::json) from ${settings} s)`;
+}
+
 /** Every stored (operator-changed) setting; the table holds a few dozen rows at most. */
 export async function readStoredSettings(db: Db): Promise<StoredSetting[]> {
   return parsed(await db.select(columns).from(settings));

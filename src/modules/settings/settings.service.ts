@@ -14,7 +14,12 @@ import {
   type SettingValue,
   settingProblem,
 } from './registry.ts';
-import { deleteStoredSetting, readStoredSetting, readStoredSettings, upsertSetting } from './settings.repo.ts';
+import {
+  deleteStoredSetting,
+  readStoredSetting,
+  readStoredSettings,
+  upsertSetting,
+} from './settings.repo.ts';
 
 // Settings are read LIVE: every request that needs them runs one small query on the `setting`
 // table (a few rows, primary-key sized), so a change made through the API or directly in the
@@ -79,10 +84,16 @@ export function mergeSettings(config: Config, stored: { key: string; value: unkn
 }
 
 /** One key's effective value (one primary-key lookup). */
-export async function getSetting<K extends SettingKey>(db: Db, config: Config, key: K): Promise<SettingValue<K>> {
+export async function getSetting<K extends SettingKey>(
+  db: Db,
+  config: Config,
+  key: K,
+): Promise<SettingValue<K>> {
   const stored = await readStoredSetting(db, key);
   if (stored === undefined) return configLayer(config)[key];
-  return (settingProblem(key, stored.value) === null ? stored.value : SETTINGS[key].default) as SettingValue<K>;
+  return (
+    settingProblem(key, stored.value) === null ? stored.value : SETTINGS[key].default
+  ) as SettingValue<K>;
 }
 
 /** A money setting in cents (the registry keeps them as decimals, as an operator writes them). */
@@ -123,7 +134,8 @@ export async function showSetting(db: Db, config: Config, key: string): Promise<
 export async function putSetting(db: Db, config: Config, key: string, value: unknown): Promise<SettingEntry> {
   const known = knownKey(key);
   const problem = settingProblem(known, value);
-  if (problem) throw new AppError('VALIDATION_FAILED', `value ${problem}`, [{ field: 'value', message: problem }]);
+  if (problem)
+    throw new AppError('VALIDATION_FAILED', `value ${problem}`, [{ field: 'value', message: problem }]);
   await upsertSetting(db, known, value);
   return entry(known, config, new Map([[known, value]]));
 }

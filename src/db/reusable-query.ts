@@ -1,10 +1,10 @@
 import { PgTransaction } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/client.ts';
+import type { Db } from './client.ts';
 
-// The totals endpoint is read on every checkout page view, so its handful of reads are prepared
-// once per database handle (a named statement: no query building and, on PostgreSQL, no re-parse per
-// call; measured 0.6 → 0.07 ms per lookup). Inside a transaction (place-order) the same query is
-// built on the transaction instead, since a prepared query is bound to the handle it came from.
+// Hot reads (the checkout totals, the cart) are prepared once per database handle: a named statement,
+// so no query building and, on PostgreSQL, no re-parse per call (measured 0.6 → 0.07 ms per lookup).
+// Inside a transaction (place-order) the same query is built on the transaction instead, since a
+// prepared query is bound to the handle it came from.
 
 interface Preparable<R> {
   prepare(name: string): { execute(values?: Record<string, unknown>): Promise<R> };

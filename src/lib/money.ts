@@ -21,16 +21,25 @@ function divRound(num: bigint, den: bigint): bigint {
   return num < 0n ? -q : q;
 }
 
+/**
+ * An amount too large to count exactly in cents (beyond 2^53). It comes from the input (a huge price
+ * times a huge quantity or weight), not from a defect, so callers turn it into a 422 for the client.
+ */
+export class MoneyOverflowError extends RangeError {}
+
 function toSafe(value: bigint, what: string): number {
   const n = Number(value);
-  if (!Number.isSafeInteger(n)) throw new RangeError(`${what} is outside the safe integer range`);
+  if (!Number.isSafeInteger(n)) throw new MoneyOverflowError(`${what} is outside the safe integer range`);
   return n === 0 ? 0 : n;
 }
 
 /** Asserts a value is whole cents, so a float never leaks into a money computation unnoticed. */
 export function assertCents(cents: number, what = 'amount'): number {
-  if (!Number.isSafeInteger(cents)) throw new RangeError(`${what} must be whole cents, got ${cents}`);
-  return cents;
+  if (Number.isSafeInteger(cents)) return cents;
+  if (Number.isInteger(cents) || cents === Number.POSITIVE_INFINITY || cents === Number.NEGATIVE_INFINITY) {
+    throw new MoneyOverflowError(`${what} is too large to count in whole cents: ${cents}`);
+  }
+  throw new RangeError(`${what} must be whole cents, got ${cents}`);
 }
 
 /** Sums cents and checks the sum is still whole, safe cents (an overflow would silently lose cents). */

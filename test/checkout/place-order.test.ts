@@ -164,6 +164,33 @@ describe('POST /rest/checkout/place-order', () => {
     assert.equal(ok.statusCode, 201);
   });
 
+  test('when a cart is too large to price or to store, then totals and place-order answer 422 and nothing is written', async () => {
+    // 9,999,999 kg × 999 over a 21,474,836.47-per-kg surcharge is ~2 × 10^17 cents: beyond exact numbers.
+    const heavy = await makeProduct(t.app.db, { price: 100, weightKg: 9_999_999, stockQty: 999 });
+    const costly = await makeTransport(t.app.db, { price: 0, overweightPricePerKg: 2_147_483_647 });
+    const who = await fillCart(t.app, {}, [[heavy, 999]]);
+    const before = await orders();
+    const quote = await totals(t.app, who, { transportId: costly });
+    assert.equal(quote.statusCode, 422, quote.body);
+    assert.equal(quote.json().error.code, 'UNPROCESSABLE');
+    assert.equal(quote.json().error.details[0].field, 'cart');
+    const refused = await placeOrder(t.app, who, { transportId: costly, email: 'x@example.com' });
+    assert.equal(refused.statusCode, 422, refused.body);
+    assert.equal(refused.json().error.code, 'UNPROCESSABLE');
+
+    // Exact, but more than the order's integer-cent columns hold (21,474,836.47): quoted, not orderable.
+    const pricey = await makeProduct(t.app.db, { price: 2_000_000_000, stockQty: 2 });
+    const big = await fillCart(t.app, {}, [[pricey, 2]]);
+    const shown = await totals(t.app, big, { transportId });
+    assert.equal(shown.statusCode, 200, shown.body);
+    assert.equal(shown.json().total, 40_000_005);
+    const tooBig = await placeOrder(t.app, big, { transportId, email: 'x@example.com' });
+    assert.equal(tooBig.statusCode, 422, tooBig.body);
+    assert.equal(await orders(), before);
+    assert.equal(await stock(heavy), 999);
+    assert.equal(await stock(pricey), 2);
+  });
+
   test('when stock is short, then 409 OUT_OF_STOCK, no stock is taken from any line and no event is recorded', async () => {
     const plenty = await makeProduct(t.app.db, { stockQty: 50 });
     const scarce = await makeProduct(t.app.db, { stockQty: 1 });

@@ -5,6 +5,7 @@ import {
   allocate,
   assertCents,
   fromCents,
+  MoneyOverflowError,
   percentOf,
   sumCents,
   toCents,
@@ -174,5 +175,20 @@ describe('assertCents and sumCents', () => {
     assert.equal(sumCents([1, 2, 3]), 6);
     assert.throws(() => sumCents([Number.MAX_SAFE_INTEGER, 1]), RangeError);
     assert.throws(() => sumCents([1, 0.5]), RangeError);
+  });
+
+  test('when a whole amount is too large to count exactly, then it is a MoneyOverflowError; a fraction is not', () => {
+    for (const huge of [Number.MAX_SAFE_INTEGER + 1, 3.8e16, Number.POSITIVE_INFINITY, -1e300]) {
+      assert.throws(() => assertCents(huge), MoneyOverflowError, String(huge));
+    }
+    assert.throws(() => sumCents([Number.MAX_SAFE_INTEGER, 1]), MoneyOverflowError);
+    assert.throws(() => percentOf(Number.MAX_SAFE_INTEGER, 200), MoneyOverflowError);
+    for (const defect of [0.5, Number.NaN, 1e15 + 0.5]) {
+      assert.throws(
+        () => assertCents(defect),
+        (e: unknown) => e instanceof RangeError && !(e instanceof MoneyOverflowError),
+        String(defect),
+      );
+    }
   });
 });

@@ -2,6 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Caller } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
+import { MoneyOverflowError } from '../../lib/money.ts';
 import { lockCart } from '../cart/cart.repo.ts';
 import { type CartOwner, cartOwnerOf } from '../cart/cart-token.ts';
 import type { EffectiveSettings } from '../settings/registry.ts';
@@ -29,6 +30,7 @@ import {
   type LoyaltyInput,
   type SelectedGift,
   type TotalsCoupon,
+  type TotalsInput,
   type TotalsResult,
   type TotalsTransport,
 } from './totals.ts';
@@ -227,6 +229,18 @@ async function load(
   };
 }
 
+/** computeTotals, with a cart too large to count in exact cents refused as 422 instead of failing as 500. */
+function priceOrRefuse(input: TotalsInput): TotalsResult {
+  try {
+    return computeTotals(input);
+  } catch (error) {
+    if (!(error instanceof MoneyOverflowError)) throw error;
+    throw new AppError('UNPROCESSABLE', 'the cart is too large to price exactly', [
+      { field: 'cart', message: 'lower the quantities or split the purchase into several orders' },
+    ]);
+  }
+}
+
 /**
  * The checkout quote (CONTRACT §7) of the caller's cart: loads lines, products, transport, coupon, gift
  * rules, settings and the points balance, and prices them with computeTotals. Used by the totals endpoint
@@ -254,7 +268,7 @@ export async function quoteCart(
   const coupon = await couponOf(db, snapshot.cart?.couponCode ?? null, snapshot.coupon, now, buyer);
   const gifts = await giftsOf(db, body.selectedGifts);
   const giftPackaging = body.giftPackaging === true && settings.feature_gift_packaging;
-  const totals = computeTotals({
+  const totals = priceOrRefuse({
     lines,
     coupon,
     selectedGifts: gifts.selected,

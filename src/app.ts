@@ -8,7 +8,7 @@ import type { Database, Db } from './db/client.ts';
 import { type Caller, GUEST, installAccessGuard, resolveCaller } from './http/access.ts';
 import { AppError, clientErrorHandler, ErrorBody, handleError, notFoundHandler } from './http/errors.ts';
 import { Pagination } from './http/envelope.ts';
-import { OneLinePerRequest } from './http/logging.ts';
+import { OneLinePerRequest, redactSecrets } from './http/logging.ts';
 import { documentErrorResponses } from './http/openapi.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { sharedSerializers } from './http/serializers.ts';
@@ -38,27 +38,19 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-export const REDACTED_LOG_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["x-cart-token"]',
-  'password',
-  '*.password',
-  '*.currentPassword',
-  '*.newPassword',
-  '*.refresh_token',
-  '*.passwordHash',
-];
-
-export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
-  return { level: config.logLevel, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } };
+/** pino options: the level, and passwords, tokens and credential headers censored (`redactSecrets`). */
+export function loggerOptions(
+  level: string,
+  stream?: { write(line: string): void },
+): FastifyServerOptions['logger'] {
+  return { level, formatters: { log: redactSecrets }, ...(stream ? { stream } : {}) };
 }
 
 /** Builds the HTTP application over an open, migrated database. */
 export async function buildApp(options: BuildAppOptions) {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? loggerOptions(config),
+    logger: options.logger ?? loggerOptions(config.logLevel),
     logController: new OneLinePerRequest(),
     genReqId: requestIdFor,
     requestIdHeader: false,

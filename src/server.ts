@@ -14,7 +14,7 @@ async function main() {
   await database.migrate();
   // An empty catalog gets the demo shop (SEED_DEMO=0 turns it off); the logins are printed once.
   await seedDemoAtStart(database.db, config, (text) => console.log(text));
-  const app = await buildApp({ config, database, logger: loggerOptions(config) });
+  const app = await buildApp({ config, database, logger: loggerOptions(config.logLevel) });
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Writable } from 'node:stream';
-import { buildApp, type App } from '../../src/app.ts';
+import { buildApp, loggerOptions, type App } from '../../src/app.ts';
 import { access } from '../../src/http/access.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { testConfig } from '../helpers/app.ts';
@@ -22,7 +22,7 @@ describe('errors and request ids', () => {
     app = await buildApp({
       config: testConfig(),
       database: testDb.database,
-      logger: { level: 'info', stream },
+      logger: loggerOptions('info', stream),
     });
     app.get('/rest/test/boom', { config: { access: access.public() } }, async () => {
       throw new Error('select password_hash from customer where id = 1 at /work/src/secret.ts:12');
@@ -148,5 +148,43 @@ describe('errors and request ids', () => {
     });
     assert.ok(logLines.length > 0);
     assert.ok(!JSON.stringify(logLines).includes('secret-token-xyz'));
+  });
+
+  test('when a log entry carries passwords, refresh tokens or credential headers, then they are censored and the rest is kept', async () => {
+    logLines.length = 0;
+    const body = { email: 'ada@example.com', password: 'hunter2-pw', newPassword: 'n3w-secret-pw' };
+    app.log.error({ body, password: 'top-secret-pw', refresh: { refresh_token: 'rt-secret-123' } }, 'failed');
+    app.log.warn({
+      headers: {
+        authorization: 'Bearer tok-secret',
+        cookie: 'sid=ck-secret',
+        'x-cart-token': 'cart-secret',
+        accept: 'text/html',
+      },
+    });
+    app.log.info({ user: { passwordHash: '$argon2id$hash-secret' }, customerId: 7 }, 'plain');
+    const text = JSON.stringify(logLines);
+    for (const secret of [
+      'hunter2-pw',
+      'n3w-secret-pw',
+      'top-secret-pw',
+      'rt-secret-123',
+      'tok-secret',
+      'ck-secret',
+      'cart-secret',
+      'hash-secret',
+    ]) {
+      assert.ok(!text.includes(secret), `${secret} leaked`);
+    }
+    const [failed, warned, plain] = logLines;
+    assert.deepEqual(failed.body, {
+      email: 'ada@example.com',
+      password: '[redacted]',
+      newPassword: '[redacted]',
+    });
+    assert.equal(failed.password, '[redacted]');
+    assert.equal((warned.headers as Record<string, string>).accept, 'text/html');
+    assert.equal(plain.customerId, 7);
+    assert.deepEqual(body.password, 'hunter2-pw', 'the logged object itself is not changed');
   });
 });

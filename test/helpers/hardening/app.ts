@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { type App, buildApp, REDACTED_LOG_PATHS } from '../../../src/app.ts';
+import { type App, buildApp, loggerOptions } from '../../../src/app.ts';
 import type { Config } from '../../../src/config.ts';
 import { testConfig } from '../app.ts';
 import { createTestDatabase, type TestDatabase } from '../database.ts';
@@ -39,7 +39,7 @@ export async function startLoggedApp(overrides: Record<string, unknown> = {}): P
   const app = await buildApp({
     config,
     database: testDatabase.database,
-    logger: { level: 'error', stream: sink, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } },
+    logger: loggerOptions('error', sink),
   });
   await app.ready();
   return {

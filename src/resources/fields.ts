@@ -2,7 +2,7 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { fromCents, toCents } from '../lib/money.ts';
-import type { Codec, FieldDef, FilterMode, ReadContext, Scope } from './types.ts';
+import type { BooleanSetting, Codec, FieldDef, FilterMode, ReadContext, Scope } from './types.ts';
 
 /** A value that does not fit its field (in a filter or a write): becomes a 400 naming the field. */
 export class FieldError extends Error {}
@@ -23,7 +23,7 @@ export interface FieldOptions {
   sort?: boolean;
   search?: boolean;
   description?: string;
-  output?: (value: unknown, ctx: ReadContext) => unknown;
+  shownWhen?: BooleanSetting;
   volatile?: boolean;
   min?: number;
   max?: number;
@@ -57,7 +57,7 @@ function build(codec: Codec, column: PgColumn | undefined, o: FieldOptions): Fie
     filter,
     sort: o.sort ?? false,
     search: o.search ?? false,
-    output: o.output,
+    shownWhen: o.shownWhen,
     volatile: o.volatile,
     description: o.description,
   };
@@ -133,6 +133,8 @@ export const field = {
         output: Type.Number(),
         input: Type.Number(bounds(o, 0, MONEY_MAX)),
         fromDb: (v) => (v === null ? null : fromCents(v as number)),
+        // Exact decimal text (1999 → 19.99, 2000 → 20.00): the same JSON number as fromCents.
+        json: (c) => sql`round(${c}::numeric / 100, 2)`,
         toDb: (v) => (v === null ? null : cents(v)),
         parse: (text) => cents(parseDecimal(text)),
         rangeable: true,

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Pagination } from '../http/envelope.ts';
 import { AppError } from '../http/errors.ts';
+import type { EffectiveSettings } from '../modules/settings/registry.ts';
 import { mergeSettings, readSettings } from '../modules/settings/settings.service.ts';
 import { cachedTotal, countKey, rememberTotal, versionName } from './count-cache.ts';
 import { type ListQuery, parseListQuery, parseWith, type WithTree } from './list-query.ts';
@@ -8,7 +9,15 @@ import { appliedPageSize, paginationOf } from './pagination.ts';
 import { embedRelations, relationKeyFields } from './relations.ts';
 import { countRows, type PageRequest, type Row, selectPageWithState, selectRows } from './repo.ts';
 import { toJsonRows } from './rows.ts';
-import { jsonSelectionFor, orderFor, paramValues, selectionFor, shapeKey, whereFor } from './sql.ts';
+import {
+  jsonSelectionFor,
+  orderFor,
+  paramValues,
+  selectionFor,
+  settingValues,
+  shapeKey,
+  whereFor,
+} from './sql.ts';
 import { type ReadContext, type RequestContext, type Resource, scopeOf } from './types.ts';
 
 // The read use cases of every resource: list (page + exact total), item (first match) and
@@ -62,33 +71,47 @@ function pageOf(
 }
 
 /**
- * The page-size ceiling last read per database handle. A storefront list reads its settings in the
- * same statement as its page, so the page size is chosen before they arrive: with the last ceiling
- * seen (at first the configured one); when the fresh settings give another size, the page is read
- * again. Back-office callers have no ceiling (appliedPageSize ignores it).
+ * The settings last read per database handle. A storefront list reads its settings in the same
+ * statement as its page, so what the statement takes from them (the page size under the ceiling,
+ * the fields a setting switches) is chosen before they arrive: from the last settings this process
+ * saw (at first the configured defaults). When the fresh settings give other values, the page is
+ * read again with them. Back-office callers have no ceiling (appliedPageSize ignores it).
  */
-const lastCeiling = new WeakMap<object, number>();
+const lastSettings = new WeakMap<object, EffectiveSettings>();
 
-export async function listEntities(rctx: RequestContext, resource: Resource, raw: Record<string, unknown>) {
+/** A list answer: the envelope, or its JSON text when the page came as text (no relations to embed). */
+export type ListAnswer = ListResult | string;
+
+export async function listEntities(
+  rctx: RequestContext,
+  resource: Resource,
+  raw: Record<string, unknown>,
+): Promise<ListAnswer> {
   const base = baseContext(rctx);
   const query = parseListQuery(resource, raw, base.scope);
   const key = countKey(resource, base, query);
   const needsSettings = base.scope !== 'backend' || resource.def.usesSettings === true;
   if (!needsSettings && !key) return listWithoutState(base, resource, query);
 
-  const pageSized = (ctx: ReadContext, perPage: number) =>
-    pageOf(resource, ctx, query, perPage, (query.page - 1) * perPage);
-  const guess = lastCeiling.get(rctx.db) ?? mergeSettings(rctx.config, []).rest_max_page_size;
-  let perPage = appliedPageSize(query.limit, base.scope, guess);
-  const read = await selectPageWithState(rctx.db, resource, pageSized(base, perPage));
-  const ctx: ReadContext = { ...base, settings: mergeSettings(rctx.config, read.settings) };
-  const ceiling = ctx.settings!.rest_max_page_size;
-  lastCeiling.set(rctx.db, ceiling);
-  let rows = read.rows;
-  if (appliedPageSize(query.limit, ctx.scope, ceiling) !== perPage) {
-    perPage = appliedPageSize(query.limit, ctx.scope, ceiling);
-    rows = await selectRows(rctx.db, resource, pageSized(ctx, perPage));
+  // Without relations to embed, the page's JSON text is the answer's `data` as it stands.
+  const rowsAs = query.with.size === 0 ? 'text' : 'json';
+  const statementUnder = (settings: EffectiveSettings) => {
+    const perPage = appliedPageSize(query.limit, base.scope, settings.rest_max_page_size);
+    const page = pageOf(resource, base, query, perPage, (query.page - 1) * perPage);
+    page.values = { ...page.values, ...settingValues(resource, settings) };
+    return { perPage, page, key: JSON.stringify([perPage, page.values]) };
+  };
+  const guessed = statementUnder(lastSettings.get(rctx.db) ?? mergeSettings(rctx.config, []));
+  let read = await selectPageWithState(rctx.db, resource, guessed.page, rowsAs);
+  const settings = mergeSettings(rctx.config, read.settings);
+  lastSettings.set(rctx.db, settings);
+  let statement = guessed;
+  const fresh = statementUnder(settings);
+  if (fresh.key !== guessed.key) {
+    statement = fresh;
+    read = await selectPageWithState(rctx.db, resource, fresh.page, rowsAs);
   }
+  const ctx: ReadContext = { ...base, settings };
   const version = read.versions[versionName(resource)] ?? '0';
   let total = key ? cachedTotal(rctx.db, key, version) : undefined;
   if (total === undefined) {
@@ -96,7 +119,12 @@ export async function listEntities(rctx: RequestContext, resource: Resource, raw
     // The count ran after the page's snapshot; a write in between makes the next request count again.
     if (key) rememberTotal(rctx.db, key, version, total);
   }
-  return finishList(ctx, resource, rows, query, perPage, total);
+  const pagination = paginationOf(query.page, statement.perPage, total);
+  if (typeof read.rows === 'string') {
+    return `{"success":true,"data":${read.rows},"pagination":${JSON.stringify(pagination)}}`;
+  }
+  await embedRelations(ctx, resource, read.rows, query.with);
+  return { success: true, data: read.rows, pagination } satisfies ListResult;
 }
 
 /** Back-office lists of resources without settings or cached totals: count and page at once. */

@@ -79,21 +79,25 @@ export async function selectRows(db: Db, resource: Resource, page: PageRequest):
 }
 
 /** A storefront list's read: the stored settings, the table versions and the page. */
-export interface PageWithState {
+export interface PageWithState<R = Row[]> {
   settings: StoredSetting[];
   /** resource_version: table name → version (as text). */
   versions: Record<string, string>;
-  rows: Row[];
+  /** The page's JSON rows: parsed, or as the JSON text of the array (an answer's `data` as it stands). */
+  rows: R;
 }
+
+export type RowsAs = 'json' | 'text';
 
 /**
  * The storefront list's one round trip: settings, table versions and the page, each as one json
  * value, read in one snapshot. Per 15-row page on PostgreSQL this costs 0.11 ms of server CPU and
  * 0.33 ms of database CPU, against 0.41 and 0.25 ms for the same reads as two row statements
  * (docs/resources.md); PGlite pays per statement. The page keeps its order: it is aggregated
- * straight from the sorted, limited subquery.
+ * straight from the sorted, limited subquery. `text` leaves the page as JSON text, to be sent as
+ * it is: the service then neither parses nor serializes a row.
  */
-export function statePageQuery(db: Db, resource: Resource, parts: PageParts) {
+export function statePageQuery(db: Db, resource: Resource, parts: PageParts, rowsAs: RowsAs = 'json') {
   const inner = db
     .select(parts.jsonSelection)
     .from(resource.def.table)
@@ -107,22 +111,26 @@ export function statePageQuery(db: Db, resource: Resource, parts: PageParts) {
       versions: sql<
         Record<string, string>
       >`(select coalesce(json_object_agg(v.name, v.version::text), '{}'::json) from ${resourceVersions} v)`,
-      rows: sql<Row[]>`(select coalesce(json_agg(p), '[]'::json) from (${inner}) p)`,
+      rows:
+        rowsAs === 'text'
+          ? sql<string>`(select coalesce(json_agg(p), '[]'::json)::text from (${inner}) p)`
+          : sql<Row[]>`(select coalesce(json_agg(p), '[]'::json) from (${inner}) p)`,
     })
     .from(sql`(values (1)) as one (x)`);
 }
 
-export async function selectPageWithState(
+export async function selectPageWithState<A extends RowsAs>(
   db: Db,
   resource: Resource,
   page: PageRequest,
-): Promise<PageWithState> {
-  const statement = prepared(db, `state+page|${page.shape}`, (name) =>
-    statePageQuery(db, resource, page.build()).prepare(name),
+  rowsAs: A,
+): Promise<PageWithState<A extends 'text' ? string : Row[]>> {
+  const statement = prepared(db, `state+page|${rowsAs}|${page.shape}`, (name) =>
+    statePageQuery(db, resource, page.build(), rowsAs).prepare(name),
   );
   readStatistics.statements++;
   const [read] = (await statement.execute({ ...page.values, limit: page.limit, offset: page.offset })) as [
-    PageWithState,
+    PageWithState<A extends 'text' ? string : Row[]>,
   ];
   return read;
 }

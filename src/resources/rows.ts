@@ -12,7 +12,7 @@ function convertedFields(resource: Resource, scope: Scope): FieldInfo[] {
   }
   let list = byScope.get(scope);
   if (!list) {
-    list = resource.readable[scope].filter((f) => f.codec.fromDb || f.output);
+    list = resource.readable[scope].filter((f) => f.codec.fromDb || f.shownWhen);
     byScope.set(scope, list);
   }
   return list;
@@ -29,7 +29,7 @@ export function toJsonRows(resource: Resource, ctx: ReadContext, rows: Row[]): R
     for (const f of fields) {
       let value = row[f.name];
       if (f.codec.fromDb && value !== null && value !== undefined) value = f.codec.fromDb(value);
-      row[f.name] = f.output ? f.output(value, ctx) : value;
+      row[f.name] = f.shownWhen && !ctx.settings?.[f.shownWhen] ? null : value;
     }
   }
   return rows;

@@ -27,6 +27,11 @@ export interface RequestContext {
   caller: Caller;
 }
 
+/** The settings whose value is a boolean (feature switches). */
+export type BooleanSetting = {
+  [K in keyof EffectiveSettings]: EffectiveSettings[K] extends boolean ? K : never;
+}[keyof EffectiveSettings];
+
 export interface ReadContext extends RequestContext {
   scope: Scope;
   /** Loaded once per request when the resource or the list needs them; null otherwise. */
@@ -47,7 +52,7 @@ export interface Codec {
   fromDb?: (value: unknown) => unknown;
   /** How the column is selected when not as itself (arrays travel as JSON text: parsing it is far cheaper). */
   select?: (column: PgColumn) => SQL;
-  /** How the column is rendered inside a JSON row (json_build_object) when not as itself; see fromDb. */
+  /** How the column is rendered inside a JSON row: as the answer's JSON value (fromDb is not applied). */
   json?: (column: PgColumn) => SQL;
   /** JSON → database value; throws FieldError. */
   toDb?: (value: unknown) => unknown;
@@ -79,8 +84,8 @@ export interface FieldDef {
   search: boolean;
   /** Changes outside the framework without bumping the table version (e.g. stock): totals filtered by it are not cached. */
   volatile?: boolean;
-  /** A last touch on the way out (e.g. hide a value a setting switches off). */
-  output?: (value: unknown, ctx: ReadContext) => unknown;
+  /** The boolean setting that shows this field: while it is off the field reads null. */
+  shownWhen?: BooleanSetting;
   description?: string;
 }
 

@@ -5,9 +5,17 @@ import pg from 'pg';
 import type { Caller } from '../../src/http/access.ts';
 import { categories } from '../../src/modules/catalog/catalog.tables.ts';
 import { productResource } from '../../src/modules/catalog/product.resource.ts';
+import { mergeSettings } from '../../src/modules/settings/settings.service.ts';
 import { parseListQuery } from '../../src/resources/list-query.ts';
 import { countQuery, pageQuery, statePageQuery } from '../../src/resources/repo.ts';
-import { jsonSelectionFor, orderFor, paramValues, selectionFor, whereFor } from '../../src/resources/sql.ts';
+import {
+  jsonSelectionFor,
+  orderFor,
+  paramValues,
+  selectionFor,
+  settingValues,
+  whereFor,
+} from '../../src/resources/sql.ts';
 import type { ReadContext, Scope } from '../../src/resources/types.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { insertProducts } from '../helpers/catalog-factories.ts';
@@ -90,7 +98,13 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
         const ctx: ReadContext = { db: t.database.db, config: t.config, caller, scope, settings: null };
         const parsed = parseListQuery(productResource, query, scope);
         const where = whereFor(productResource, ctx, parsed);
-        const values = { ...paramValues(ctx, parsed), limit: 15, offset: 0 };
+        const settings = mergeSettings(t.config, []);
+        const values = {
+          ...paramValues(ctx, parsed),
+          ...settingValues(productResource, settings),
+          limit: 15,
+          offset: 0,
+        };
         const parts = {
           selection: selectionFor(productResource, ctx),
           jsonSelection: jsonSelectionFor(productResource, ctx),
@@ -104,9 +118,11 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
           [],
           `page: ${page.sql}`,
         );
-        const statePage = statePageQuery(t.database.db, productResource, parts).toSQL();
-        const statePlan = await plan(statePage.sql, fillPlaceholders(statePage.params, values));
-        assert.deepEqual(seqScans(statePlan), [], `state+page: ${statePage.sql}`);
+        for (const rowsAs of ['text', 'json'] as const) {
+          const statePage = statePageQuery(t.database.db, productResource, parts, rowsAs).toSQL();
+          const statePlan = await plan(statePage.sql, fillPlaceholders(statePage.params, values));
+          assert.deepEqual(seqScans(statePlan), [], `state+page (${rowsAs}): ${statePage.sql}`);
+        }
         if (!('sort' in raw) || Object.keys(raw).length > 1) {
           const count = countQuery(t.database.db, productResource, where).toSQL();
           assert.deepEqual(

@@ -48,24 +48,39 @@ describe('list rows equal show rows, whatever the read path', () => {
   });
   after(() => t.close());
 
-  for (const who of ['guest', 'customer', 'admin']) {
-    test(`when a ${who} lists products, then every row equals the product's show answer`, async () => {
+  // Without `with` the page's JSON text is sent as the database wrote it; with it, rows are parsed
+  // and relations embedded. Both must give what show gives.
+  for (const [who, withCategory] of [
+    ['guest', true],
+    ['guest', false],
+    ['customer', true],
+    ['customer', false],
+    ['admin', true],
+    ['admin', false],
+  ] as const) {
+    const suffix = withCategory ? '&with=category' : '';
+    test(`when a ${who} lists products${suffix ? ' with their category' : ''}, then every row equals the product's show answer`, async () => {
       const list = await t.app.inject({
         method: 'GET',
-        url: '/rest/product/product?brand=Rows&with=category',
+        url: `/rest/product/product?brand=Rows${suffix}`,
         headers: callers[who],
       });
       assert.equal(list.statusCode, 200, list.body);
+      assert.match(String(list.headers['content-type']), /^application\/json; charset=utf-8/);
       const rows = list.json().data as Json[];
       assert.equal(rows.length, 3);
+      assert.deepEqual(Object.keys(list.json()), ['success', 'data', 'pagination']);
       for (const row of rows) {
         const show = await t.app.inject({
           method: 'GET',
-          url: `/rest/product/product/${row.id}?with=category`,
+          url: `/rest/product/product/${row.id}${suffix.replace('&', '?')}`,
           headers: callers[who],
         });
         assert.deepEqual(row, show.json().data);
       }
+      const repriced = rows.find((r) => r.name === 'Repriced')!;
+      assert.equal(repriced.price, 12);
+      assert.equal(repriced.referencePrice, 10);
       const odd = rows.find((r) => r.name === 'Odd numbers')!;
       assert.equal(odd.price, 0.07);
       assert.equal(odd.vatRate, 7.5);
@@ -77,6 +92,18 @@ describe('list rows equal show rows, whatever the read path', () => {
       if (who === 'admin') assert.match(String(odd.createdAt), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     });
   }
+
+  test('when price tracking is switched off and on, then the next list shows referencePrice as null, then again', async () => {
+    const referencePrices = async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/rest/product/product?brand=Rows&sort=name' });
+      return (res.json().data as Json[]).map((r) => r.referencePrice);
+    };
+    assert.deepEqual(await referencePrices(), [null, null, 10]);
+    await setStoredSetting(t.database.db, 'price_tracking_enabled', false);
+    assert.deepEqual(await referencePrices(), [null, null, null]);
+    await setStoredSetting(t.database.db, 'price_tracking_enabled', true);
+    assert.deepEqual(await referencePrices(), [null, null, 10]);
+  });
 
   test('when the page-size ceiling changes between two lists, then the second list already uses it', async () => {
     const first = await t.app.inject({ method: 'GET', url: '/rest/product/product?brand=Rows&limit=3' });

@@ -51,7 +51,7 @@ export const productResource: Resource = defineResource({
       nullable: true,
       description:
         'Lowest price of the 30 days before the current price took effect; null when price tracking is off',
-      output: (value, ctx) => (ctx.settings?.price_tracking_enabled ? value : null),
+      shownWhen: 'price_tracking_enabled',
     }),
     vatRate: field.decimal(products.vatRate, {
       create: 'optional',

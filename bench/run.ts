@@ -41,7 +41,7 @@ async function start(
     // BENCH_NODE_ARGS reaches the service only, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof' to profile it.
     execArgv: script.endsWith('.ts')
       ? ['--import', 'tsx']
-      : (process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      : [...serviceFlags, ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -203,13 +203,16 @@ async function runEngine(engine: Engine, selected: Scenario[], rows: string[][])
   }
 }
 
-/** The service as `npm start` runs it: built by scripts/build.mjs, then plain Node. */
+/** The service as `npm start` runs it: built by scripts/build.mjs, then plain Node with its flags. */
 let server = 'dist/server.mjs';
+let serviceFlags: string[] = [];
 
 async function main() {
   pin(process.pid, LOAD_CORE);
   // @ts-expect-error: a plain ES module without type declarations
-  server = await (await import('../scripts/build.mjs')).buildServer();
+  const build = await import('../scripts/build.mjs');
+  server = await build.buildServer();
+  serviceFlags = build.serviceNodeFlags();
   const selected = scenarios.filter((s) => !only || s.group === only || s.name.includes(only));
   const header = [
     'scenario',

@@ -1,6 +1,7 @@
 // Compiles the server into one ES module, dist/server.mjs (esbuild; well under a second), for
 // `npm start`: running TypeScript through a loader would keep a loader thread and the transformed
 // sources in the serving process, some 80 MB of memory under load. Packages stay external.
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
@@ -18,4 +19,13 @@ export async function buildServer() {
   return 'dist/server.mjs';
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) await buildServer();
+/**
+ * The Node flags `npm start` runs the server with (package.json's start script), so that the
+ * benchmark and the process test run the service exactly as it is shipped.
+ */
+export function serviceNodeFlags() {
+  const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  return scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await buildServer();

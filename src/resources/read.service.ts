@@ -21,8 +21,9 @@ import {
 import { type ReadContext, type RequestContext, type Resource, scopeOf } from './types.ts';
 
 // The read use cases of every resource: list (page + exact total), item (first match) and
-// show (by id). Per list request: one small query for the settings and the table version, the
-// page query, and the count only when no cached total of the same version exists.
+// show (by id). Per storefront list request: one statement for the settings, the table versions
+// and the page, and the count only when no cached total of the same version exists
+// (docs/resources.md, "What a list request costs").
 
 export interface ListResult {
   success: true;

@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { createTestDatabase, type TestDatabase, testEngine } from '../helpers/database.ts';
 
 let builtServer: string;
+let serviceFlags: string[];
 
 interface Server {
   child: ChildProcess;
@@ -31,7 +32,7 @@ function serverEnv(dataDir: string, testDb?: TestDatabase): NodeJS.ProcessEnv {
 
 /** Starts what `npm start` runs (the server built by scripts/build.mjs) and waits for its ready line. */
 function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
-  const child = spawn(process.execPath, [builtServer], {
+  const child = spawn(process.execPath, [...serviceFlags, builtServer], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -65,7 +66,10 @@ describe('the server process', () => {
 
   before(async () => {
     // @ts-expect-error: a plain ES module without type declarations
-    builtServer = await (await import('../../scripts/build.mjs')).buildServer();
+    const build = await import('../../scripts/build.mjs');
+    builtServer = await build.buildServer();
+    serviceFlags = build.serviceNodeFlags();
+    assert.ok(serviceFlags.length > 0, 'npm start runs the server with its memory flags');
     dataDir = mkdtempSync(join(tmpdir(), 'shop-process-'));
     if (testEngine === 'postgres') testDb = await createTestDatabase();
   });

@@ -67,6 +67,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     : openPglite(options.dataDir);
 }
 
+/**
+ * Every statement the service runs is prepared once and executed many times with other values;
+ * PostgreSQL would otherwise plan most of them again on every execution (a custom plan), which
+ * was half of its CPU per catalog list. Generic plans are planned once per connection; the
+ * product plans test checks they stay index scans (test/catalog/product-indexes.test.ts).
+ */
+export const PLAN_CACHE_MODE = 'force_generic_plan';
+
 async function openPglite(dataDir: string): Promise<Database> {
   const inMemory = dataDir === 'memory://';
   const lock = inMemory ? undefined : acquireDataDirLock(dataDir);
@@ -82,6 +90,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   ]);
   const client = new PGlite(inMemory ? undefined : dataDir);
   await client.waitReady;
+  await client.exec(`set plan_cache_mode = ${PLAN_CACHE_MODE}`);
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     db,
@@ -135,6 +144,7 @@ async function openPostgres(url: string, poolSize: number, timeouts: PostgresTim
     // client-side bound such a request would hang (test/hardening/db-faults.test.ts).
     query_timeout: timeouts.queryMs,
     idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+    options: `-c plan_cache_mode=${PLAN_CACHE_MODE}`,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});

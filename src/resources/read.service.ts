@@ -96,21 +96,23 @@ export async function listEntities(
 
   // Without relations to embed, the page's JSON text is the answer's `data` as it stands.
   const rowsAs = query.with.size === 0 ? 'text' : 'json';
-  const statementUnder = (settings: EffectiveSettings) => {
-    const perPage = appliedPageSize(query.limit, base.scope, settings.rest_max_page_size);
-    const page = pageOf(resource, base, query, perPage, (query.page - 1) * perPage);
-    page.values = { ...page.values, ...settingValues(resource, settings) };
-    return { perPage, page, key: JSON.stringify([perPage, page.values]) };
+  const valuesUnder = (settings: EffectiveSettings) => ({
+    perPage: appliedPageSize(query.limit, base.scope, settings.rest_max_page_size),
+    switches: settingValues(resource, settings),
+  });
+  const readWith = (values: ReturnType<typeof valuesUnder>) => {
+    const page = pageOf(resource, base, query, values.perPage, (query.page - 1) * values.perPage);
+    page.values = { ...page.values, ...values.switches };
+    return selectPageWithState(rctx.db, resource, page, rowsAs);
   };
-  const guessed = statementUnder(lastSettings.get(rctx.db) ?? mergeSettings(rctx.config, []));
-  let read = await selectPageWithState(rctx.db, resource, guessed.page, rowsAs);
+  let used = valuesUnder(lastSettings.get(rctx.db) ?? mergeSettings(rctx.config, []));
+  let read = await readWith(used);
   const settings = mergeSettings(rctx.config, read.settings);
   lastSettings.set(rctx.db, settings);
-  let statement = guessed;
-  const fresh = statementUnder(settings);
-  if (fresh.key !== guessed.key) {
-    statement = fresh;
-    read = await selectPageWithState(rctx.db, resource, fresh.page, rowsAs);
+  const fresh = valuesUnder(settings);
+  if (JSON.stringify(fresh) !== JSON.stringify(used)) {
+    used = fresh;
+    read = await readWith(fresh);
   }
   const ctx: ReadContext = { ...base, settings };
   const version = read.versions[versionName(resource)] ?? '0';
@@ -120,7 +122,7 @@ export async function listEntities(
     // The count ran after the page's snapshot; a write in between makes the next request count again.
     if (key) rememberTotal(rctx.db, key, version, total);
   }
-  const pagination = paginationOf(query.page, statement.perPage, total);
+  const pagination = paginationOf(query.page, used.perPage, total);
   if (typeof read.rows === 'string') {
     return `{"success":true,"data":${read.rows},"pagination":${JSON.stringify(pagination)}}`;
   }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fillPlaceholders } from 'drizzle-orm';
 import pg from 'pg';
+import { PLAN_CACHE_MODE } from '../../src/db/client.ts';
 import type { Caller } from '../../src/http/access.ts';
 import { categories } from '../../src/modules/catalog/catalog.tables.ts';
 import { productResource } from '../../src/modules/catalog/product.resource.ts';
@@ -69,9 +70,30 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
     await t?.close();
   });
 
+  /** A value as an SQL literal for EXECUTE (the statement's parameter types apply to it). */
+  function literal(value: unknown): string {
+    if (value === null || value === undefined) return 'null';
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+    const text = Array.isArray(value) ? `{${value.join(',')}}` : String(value);
+    return `'${text.replace(/'/g, "''")}'`;
+  }
+
+  let prepared = 0;
+  /**
+   * The plan the service gets: its statements are named prepared statements planned generically
+   * (PLAN_CACHE_MODE), so the statement is PREPAREd and its generic plan EXPLAINed.
+   */
   async function plan(text: string, params: unknown[]): Promise<PlanNode> {
-    const res = await client.query(`explain (format json) ${text}`, params);
-    return (res.rows[0]['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan;
+    const name = `plan_${++prepared}`;
+    await client.query(`set plan_cache_mode = ${PLAN_CACHE_MODE}`);
+    await client.query(`prepare ${name} as ${text}`);
+    try {
+      const args = params.length ? `(${params.map(literal).join(', ')})` : '';
+      const res = await client.query(`explain (format json) execute ${name}${args}`);
+      return (res.rows[0]['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan;
+    } finally {
+      await client.query(`deallocate ${name}`);
+    }
   }
 
   const cases: [string, Record<string, unknown>][] = [

@@ -9,6 +9,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { acquireDataDirLock } from './lock.ts';
+import { PgliteStatements } from './pglite-statements.ts';
 import * as schema from './schema.ts';
 
 /** A database handle; also the type of a transaction, so repositories accept either. */
@@ -75,6 +76,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
  */
 export const PLAN_CACHE_MODE = 'force_generic_plan';
 
+const pgliteStatements = new WeakMap<Db, PgliteStatements>();
+
+/** Server-side prepared statements, when `db` is a PGlite handle (see PgliteStatements). */
+export function pgliteStatementsOf(db: Db): PgliteStatements | undefined {
+  return pgliteStatements.get(db);
+}
+
 async function openPglite(dataDir: string): Promise<Database> {
   const inMemory = dataDir === 'memory://';
   const lock = inMemory ? undefined : acquireDataDirLock(dataDir);
@@ -92,6 +100,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   await client.waitReady;
   await client.exec(`set plan_cache_mode = ${PLAN_CACHE_MODE}`);
   const db = drizzlePglite({ client, schema }) as unknown as Db;
+  pgliteStatements.set(db, new PgliteStatements(client));
   return {
     db,
     engine: 'pglite',

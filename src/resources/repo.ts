@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, fillPlaceholders, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { Db } from '../db/client.ts';
+import { type Db, pgliteStatementsOf } from '../db/client.ts';
 import { type StoredSetting, storedSettingsJson } from '../modules/settings/settings.repo.ts';
 import type { Selection } from './sql.ts';
 import type { Resource } from './types.ts';
@@ -125,9 +125,22 @@ export async function selectPageWithState<A extends RowsAs>(
   page: PageRequest,
   rowsAs: A,
 ): Promise<PageWithState<A extends 'text' ? string : Row[]>> {
-  const statement = prepared(db, `state+page|${rowsAs}|${page.shape}`, (name) =>
-    statePageQuery(db, resource, page.build(), rowsAs).prepare(name),
-  );
+  const onPglite = pgliteStatementsOf(db);
+  const statement = prepared(db, `state+page|${rowsAs}|${page.shape}`, (name) => {
+    const query = statePageQuery(db, resource, page.build(), rowsAs);
+    if (!onPglite) return query.prepare(name);
+    const { sql: text, params } = query.toSQL();
+    return {
+      execute: async (values = {}) => {
+        const [[settings, versions, rows]] = await onPglite.execute(
+          name,
+          text,
+          fillPlaceholders(params, values),
+        );
+        return [{ settings, versions, rows }];
+      },
+    };
+  });
   readStatistics.statements++;
   const [read] = (await statement.execute({ ...page.values, limit: page.limit, offset: page.offset })) as [
     PageWithState<A extends 'text' ? string : Row[]>,

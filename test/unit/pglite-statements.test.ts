@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { PGlite } from '@electric-sql/pglite';
+import fc from 'fast-check';
+import { PgliteStatements } from '../../src/db/pglite-statements.ts';
+
+// PGlite's prepared statements receive their values as SQL literals: whatever a client sends must
+// arrive as the same value, never as SQL.
+
+describe('PgliteStatements', () => {
+  let client: PGlite;
+  let statements: PgliteStatements;
+  before(async () => {
+    client = new PGlite();
+    await client.waitReady;
+    await client.exec('create table note (id int primary key, body text)');
+    await client.exec(`insert into note values (1, 'kept')`);
+    statements = new PgliteStatements(client);
+  });
+  after(() => client.close());
+
+  const echo = (values: unknown[]) =>
+    statements.execute(
+      'echo_values',
+      'select $1::text, $2::int, $3::numeric, $4::boolean, $5::int[], $6::text[], $7::text',
+      values,
+    );
+
+  test('when any text is sent, then the statement receives exactly that text', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ unit: 'binary' }).filter((s) => !s.includes('\0')),
+        fc.array(fc.string({ unit: 'grapheme' }).filter((s) => !s.includes('\0')), { maxLength: 5 }),
+        async (text, texts) => {
+          const [[first, , , , , array]] = await echo([text, 1, 1, true, [], texts, null]);
+          assert.equal(first, text);
+          assert.deepEqual(array, texts);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  test('when text tries to break out of its literal, then it stays text and the table is untouched', async () => {
+    for (const attack of ["'); drop table note; --", "\\'; drop table note; --", "E'\\\\'", '$$ x $$', '"}']) {
+      const [[text, , , , , array]] = await echo([attack, 1, 1, true, [], [attack], null]);
+      assert.equal(text, attack);
+      assert.deepEqual(array, [attack]);
+    }
+    assert.equal((await client.query('select body from note where id = 1')).rows.length, 1);
+  });
+
+  test('when numbers, booleans, arrays and null are sent, then they arrive with their type', async () => {
+    const [[, int, decimal, flag, ints, , nothing]] = await echo([null, -42, 12.5, false, [3, -1], [], null]);
+    assert.equal(int, -42);
+    assert.equal(Number(decimal), 12.5);
+    assert.equal(flag, false);
+    assert.deepEqual(ints, [3, -1]);
+    assert.equal(nothing, null);
+  });
+
+  test('when a value holds a NUL character, then it is refused as PostgreSQL refuses it (22021)', async () => {
+    await assert.rejects(echo(['a\0b', 1, 1, true, [], [], null]), { code: '22021' });
+    await assert.rejects(echo(['a', 1, 1, true, [], ['\0'], null]), { code: '22021' });
+  });
+});

@@ -60,9 +60,14 @@ export interface PageRequest {
 }
 
 /** The page statement with placeholders, unexecuted (tests EXPLAIN it through `.toSQL()`). */
-export function pageQuery(db: Db, resource: Resource, parts: PageParts) {
+export function pageQuery(
+  db: Db,
+  resource: Resource,
+  parts: PageParts,
+  selection: Selection | PageParts['jsonSelection'] = parts.selection,
+) {
   return db
-    .select(parts.selection)
+    .select(selection)
     .from(resource.def.table)
     .where(parts.where)
     .orderBy(...parts.order)
@@ -98,13 +103,7 @@ export type RowsAs = 'json' | 'text';
  * it is: the service then neither parses nor serializes a row.
  */
 export function statePageQuery(db: Db, resource: Resource, parts: PageParts, rowsAs: RowsAs = 'json') {
-  const inner = db
-    .select(parts.jsonSelection)
-    .from(resource.def.table)
-    .where(parts.where)
-    .orderBy(...parts.order)
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'));
+  const inner = pageQuery(db, resource, parts, parts.jsonSelection);
   return db
     .select({
       settings: storedSettingsJson(),

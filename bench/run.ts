@@ -143,16 +143,15 @@ async function runEngine(engine: Engine, selected: Scenario[], rows: string[][])
       mint: (claims) => tokens.sign(claims),
       state: {},
     };
-    for (const scenario of selected) {
-      if (scenario.setup && !scenario.setupNeedsStoppedServer) await scenario.setup(ctx);
-    }
-    if (selected.some((s) => s.setupNeedsStoppedServer)) {
+    const seeds = new Set(selected.flatMap((s) => (s.seed ? [s.seed] : [])));
+    if (seeds.size > 0) {
       // PGlite allows one process per data dir: seed with the server stopped, then restart it.
       await stop(app.child);
-      for (const scenario of selected) if (scenario.setupNeedsStoppedServer) await scenario.setup?.(ctx);
+      for (const seed of seeds) await seed(ctx);
       app = await start(server, env);
       ctx.baseUrl = `http://127.0.0.1:${app.port}`;
     }
+    for (const scenario of selected) await scenario.setup?.(ctx);
     for (const scenario of selected) {
       const request = scenario.request(ctx);
       const probe = await fetch(ctx.baseUrl + request.path, {

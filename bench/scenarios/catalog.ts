@@ -4,7 +4,7 @@ import type { BenchContext, Scenario } from './types.ts';
 
 // Catalog reads over 10,000 products in 20 categories, seeded straight into the database with one
 // INSERT … SELECT (the admin API would take minutes). PGlite allows one process per data dir, so the
-// seed runs with the server stopped (setupNeedsStoppedServer) on both engines for simplicity.
+// seed runs with the server stopped on both engines for simplicity.
 
 const PRODUCTS = 10_000;
 
@@ -33,14 +33,14 @@ export const catalogScenarios: Scenario[] = [
   {
     group: 'catalog',
     name: 'product list limit=15, guest',
-    setupNeedsStoppedServer: true,
-    setup: seed,
+    seed,
     request: () => ({ path: '/rest/product/product?limit=15' }),
     target: { postgres: 0.08, pglite: 0.03 },
   },
   {
     group: 'catalog',
     name: 'product list limit=15, customer',
+    seed,
     setup: async (ctx) => {
       ctx.state.catalogCustomer = await ctx.mint({ sub: '1', ctx: 'customer' });
     },
@@ -50,22 +50,26 @@ export const catalogScenarios: Scenario[] = [
   {
     group: 'catalog',
     name: 'product list limit=1000, guest',
+    seed,
     request: () => ({ path: '/rest/product/product?limit=1000' }),
     target: 0.004,
   },
   {
     group: 'catalog',
     name: 'product search q=, guest',
+    seed,
     request: () => ({ path: '/rest/product/product?q=product%2012&limit=15' }),
   },
   {
     group: 'catalog',
     name: 'product list with=category, guest',
+    seed,
     request: () => ({ path: '/rest/product/product?limit=15&with=category' }),
   },
   {
     group: 'catalog',
     name: 'storefront-config',
+    seed,
     request: () => ({ path: '/rest/v1/storefront-config' }),
   },
 ];

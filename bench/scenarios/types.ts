@@ -31,8 +31,13 @@ export interface Scenario {
   target?: number | Partial<Record<Engine, number>>;
   /** Statuses that count as expected (e.g. documented conflicts). */
   acceptStatus?: number[];
+  /** Runs with the server up, after the seeds. */
   setup?(ctx: BenchContext): Promise<void>;
-  /** Seeds through the database directly, which PGlite allows only with the server stopped. */
-  setupNeedsStoppedServer?: boolean;
+  /**
+   * Writes straight into the database, which PGlite allows only with the server stopped. Every
+   * scenario that needs the data names the seed, so `--only` on any one of them measures the same
+   * data; a seed shared by several scenarios runs once.
+   */
+  seed?(ctx: BenchContext): Promise<void>;
   request(ctx: BenchContext): BenchRequest;
 }

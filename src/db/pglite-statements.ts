@@ -21,6 +21,10 @@ export class PgliteStatements {
       ready.catch(() => this.preparing.delete(name));
     }
     await ready;
+    // PGlite runs a statement synchronously on the main thread and chains the next one in a
+    // microtask: without a turn of the event loop in between, no request is read and no answer
+    // written until its queue is empty, and connections are served in bursts.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const args = params.length > 0 ? `(${params.map(sqlLiteral).join(', ')})` : '';
     const result = await this.client.query<unknown[]>(`execute ${name}${args}`, [], { rowMode: 'array' });
     return result.rows;

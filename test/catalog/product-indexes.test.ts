@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { fillPlaceholders } from 'drizzle-orm';
+import { fillPlaceholders, sql } from 'drizzle-orm';
 import pg from 'pg';
-import { PLAN_CACHE_MODE } from '../../src/db/client.ts';
+import { PLAN_CACHE_MODE, queryRows } from '../../src/db/client.ts';
 import type { Caller } from '../../src/http/access.ts';
 import { categories } from '../../src/modules/catalog/catalog.tables.ts';
 import { productResource } from '../../src/modules/catalog/product.resource.ts';
@@ -95,6 +95,11 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
       await client.query(`deallocate ${name}`);
     }
   }
+
+  test('when the service runs a statement, then its connection plans prepared statements generically', async () => {
+    const [row] = await queryRows<{ plan_cache_mode: string }>(t.database.db, sql`show plan_cache_mode`);
+    assert.equal(row.plan_cache_mode, PLAN_CACHE_MODE);
+  });
 
   const cases: [string, Record<string, unknown>][] = [
     ['id', { id: '5000' }],

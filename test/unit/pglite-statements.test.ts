@@ -63,4 +63,25 @@ describe('PgliteStatements', () => {
     await assert.rejects(echo(['a\0b', 1, 1, true, [], [], null]), { code: '22021' });
     await assert.rejects(echo(['a', 1, 1, true, [], ['\0'], null]), { code: '22021' });
   });
+
+  test('when many statements are queued at once, then the event loop turns between any two of them', async () => {
+    // A request arriving meanwhile (a new connection, a health probe) is read after the statement
+    // that is running, not after the whole queue.
+    let finished = 0;
+    const queued = Array.from({ length: 20 }, (_, i) =>
+      statements
+        .execute('busy_sum', 'select sum(g) from generate_series(1, $1::int) g', [20_000 + i])
+        .then(() => finished++),
+    );
+    const finishedAtNextTurn = await new Promise<number>((resolve) => setImmediate(() => resolve(finished)));
+    const finishedAtFifthTurn = await turns(4).then(() => finished);
+    await Promise.all(queued);
+    assert.equal(finished, 20);
+    assert.ok(finishedAtNextTurn <= 1, `${finishedAtNextTurn} statements ran before the loop turned once`);
+    assert.ok(finishedAtFifthTurn < 20, 'the whole queue ran within five turns of the loop');
+  });
 });
+
+async function turns(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}

@@ -15,6 +15,12 @@ export async function buildServer() {
     format: 'esm',
     target: 'node20',
     logLevel: 'warning',
+    // The getting-started page of /docs, carried in the bundle (src/http/getting-started.ts).
+    define: {
+      __GETTING_STARTED__: JSON.stringify(
+        readFileSync(new URL('../docs/getting-started.md', import.meta.url), 'utf8'),
+      ),
+    },
   });
   return 'dist/server.mjs';
 }

@@ -2,20 +2,31 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
-import { type Config, jwtSecret } from './config.ts';
+import Fastify, {
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  type RouteOptions,
+} from 'fastify';
+import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
-import { type Caller, GUEST, installAccessGuard, resolveCaller } from './http/access.ts';
-import { AppError, clientErrorHandler, ErrorBody, handleError, notFoundHandler } from './http/errors.ts';
+import { type Authenticate, type Caller, GUEST, installAccessGuard, resolveCaller } from './http/access.ts';
+import { AppError, clientErrorHandler, ErrorBody, handleError } from './http/errors.ts';
 import { Pagination } from './http/envelope.ts';
+import { gettingStarted } from './http/getting-started.ts';
 import { OneLinePerRequest, redactSecrets } from './http/logging.ts';
-import { documentErrorResponses } from './http/openapi.ts';
+import { routeNotFound } from './http/not-found.ts';
+import { documentConditionalReads, documentErrorResponses, finishDocument } from './http/openapi.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { sharedSerializers } from './http/serializers.ts';
 import { requestIdFor } from './http/request-id.ts';
-import { registerRateLimit } from './modules/auth/rate-limit.ts';
+import { typedBodies } from './http/validators.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
+import { authenticateWith, Sessions } from './modules/auth/sessions.ts';
+import { storedSigningSecret } from './modules/auth/sessions.repo.ts';
 import { AccessTokens } from './modules/auth/tokens.ts';
 import { modules } from './modules/index.ts';
+import { settingsSource } from './modules/settings/settings.service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,12 +35,20 @@ declare module 'fastify' {
     db: Db;
     lifecycle: { shuttingDown: boolean };
     tokens: AccessTokens;
+    sessions: Sessions;
     /** Every route as registered, for the documentation and access-control tests. */
     routeList: RouteOptions[];
   }
 }
 
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+/** How often each instance reads the session revocation feed (revocations elsewhere take effect within it). */
+const REVOCATION_POLL_MS = 250;
+
+/** Authentication calls and back-office writes are the only requests that can end sessions. */
+function mayEndSessions(request: { url: string; caller: Caller }): boolean {
+  return request.caller.kind === 'admin' || request.url.startsWith('/rest/auth/');
+}
 
 export interface BuildAppOptions {
   config: Config;
@@ -69,31 +88,41 @@ export async function buildApp(options: BuildAppOptions) {
     return503OnClosing: false,
     clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    ajv: {
-      customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array', useDefaults: true },
+    // Type coercion is chosen per part of the request by typedBodies (src/http/validators.ts).
+    ajv: { customOptions: { removeAdditional: false, allErrors: true, useDefaults: true } },
+    schemaController: {
+      compilersFactory: { buildSerializer: sharedSerializers(), buildValidator: typedBodies() },
     },
-    schemaController: { compilersFactory: { buildSerializer: sharedSerializers() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('db', database.db);
   app.decorate('lifecycle', { shuttingDown: false });
-  app.decorate(
-    'tokens',
-    new AccessTokens({
-      secret: jwtSecret(config),
-      issuer: config.auth.issuer,
-      accessTtlSeconds: config.auth.accessTtlSeconds,
-    }),
-  );
+  const tokens = new AccessTokens({
+    // Without a configured secret, the key generated at the first start and kept in the database.
+    secret: config.auth.secret || (await storedSigningSecret(database.db)),
+    issuer: config.auth.issuer,
+    accessTtlSeconds: config.auth.accessTtlSeconds,
+  });
+  const sessions = new Sessions(database.db, tokens, {
+    accessTtlSeconds: config.auth.accessTtlSeconds,
+    refreshTtlSeconds: config.auth.refreshTtlSeconds,
+    pollMs: REVOCATION_POLL_MS,
+    onPollError: (err) => app.log.warn({ err }, 'could not read the session revocation feed'),
+  });
+  const authenticate: Authenticate = authenticateWith(sessions);
+  app.decorate('tokens', tokens);
+  app.decorate('settingsSource', settingsSource(config));
+  app.decorate('sessions', sessions);
   app.decorateRequest<Caller | null>('caller', null);
 
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler(notFoundHandler);
+  app.setNotFoundHandler(routeNotFound(() => app.routeList));
   app.addSchema(ErrorBody);
   app.addSchema(Pagination);
   app.addHook('onRoute', documentErrorResponses);
+  app.addHook('onRoute', documentConditionalReads);
   app.addHook('onRoute', installAccessGuard);
   app.decorate('routeList', [] as RouteOptions[]);
   app.addHook('onRoute', (route) => {
@@ -115,11 +144,42 @@ export async function buildApp(options: BuildAppOptions) {
     request.caller = GUEST;
     const authorization = request.headers.authorization;
     if (authorization === undefined) return done();
-    resolveCaller(app.tokens, authorization).then((caller) => {
+    resolveCaller(authenticate, authorization).then((caller) => {
       request.caller = caller;
       done();
     }, done);
   });
+
+  // A write that may have ended sessions (logout, password, an account disabled or its roles
+  // changed) brings this instance's revocation list up to date before it answers, so the
+  // revoked tokens are refused here at once; other instances follow within REVOCATION_POLL_MS.
+  app.addHook('onRoute', (route) => {
+    const methods = ([] as string[]).concat(route.method);
+    if (methods.every((m) => m === 'GET' || m === 'HEAD')) return;
+    const existing = route.onSend ?? [];
+    route.onSend = [...(Array.isArray(existing) ? existing : [existing]), syncRevocationsAfterWrite];
+  });
+  function syncRevocationsAfterWrite(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    done: (err: Error | null, payload: unknown) => void,
+  ): void {
+    if (reply.statusCode >= 400 || !mayEndSessions(request)) {
+      done(null, payload);
+      return;
+    }
+    sessions.sync().then(
+      () => done(null, payload),
+      (err) => {
+        // The answer still goes out; the next poll brings the list up to date.
+        request.log.warn({ err }, 'could not read the session revocation feed');
+        done(null, payload);
+      },
+    );
+  }
+  app.addHook('onReady', () => sessions.start());
+  app.addHook('onClose', async () => sessions.stop());
 
   // Keep-alive sockets that finish an in-flight request during close would otherwise hold the
   // close open until their idle timeout; close them as soon as they go idle.
@@ -149,15 +209,20 @@ export async function buildApp(options: BuildAppOptions) {
       info: {
         title: 'Shop REST API',
         version: '0.1.0',
-        description: 'Storefront and back-office REST interface. Errors use the ErrorBody envelope.',
+        license: { name: 'MIT', identifier: 'MIT' },
+        description: gettingStarted(),
       },
+      // Relative: the paths are served by whichever host served the document.
+      servers: [{ url: '/', description: 'This service' }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
+    transformObject: (document) =>
+      finishDocument((document as { openapiObject: Record<string, unknown> }).openapiObject),
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
-  // Before the modules: routes ask for limits with config.rateLimit (src/modules/auth/rate-limit.ts).
+  // Before the modules: routes ask for limits with config.rateLimit (src/http/rate-limit.ts).
   await registerRateLimit(app, config);
   for (const module of modules) await app.register(module);
 
@@ -166,4 +231,3 @@ export async function buildApp(options: BuildAppOptions) {
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;
-export type AnyApp = FastifyInstance;

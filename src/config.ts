@@ -3,8 +3,11 @@ import { resolve } from 'node:path';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
-/** The secret shipped in config/shop.json for the demo; never acceptable in production. */
-export const DEMO_SECRET = 'demo-secret-change-me-before-going-live-0123456789';
+/**
+ * Secrets that were once written in this repository's files: public, so never accepted, in any
+ * environment. Without a configured secret the service generates its own key (src/modules/auth).
+ */
+const PUBLISHED_SECRETS = ['demo-secret-change-me-before-going-live-0123456789'];
 
 const StaticUser = Type.Object(
   {
@@ -56,11 +59,22 @@ export const ConfigSchema = Type.Object(
     rateLimit: Type.Object(
       {
         enabled: Type.Boolean({ default: true }),
+        /** Failed logins per account and client address. */
         loginPerAccount: Type.Integer({ minimum: 1, default: 10 }),
+        /** Failed logins per account from every address together. */
+        loginPerAccountAllIps: Type.Integer({ minimum: 1, default: 100 }),
         loginPerIp: Type.Integer({ minimum: 1, default: 100 }),
         registerPerIp: Type.Integer({ minimum: 1, default: 20 }),
         refreshPerIp: Type.Integer({ minimum: 1, default: 300 }),
         couponPerIp: Type.Integer({ minimum: 1, default: 60 }),
+        /** Place-order requests of guests per client address, and of each customer. */
+        placeOrderPerIp: Type.Integer({ minimum: 1, default: 20 }),
+        placeOrderPerCustomer: Type.Integer({ minimum: 1, default: 20 }),
+        /** New guest carts per client address. */
+        cartsPerIp: Type.Integer({ minimum: 1, default: 100 }),
+        /** Password-reset requests per address and per client address, each per hour. */
+        passwordResetPerEmail: Type.Integer({ minimum: 1, default: 5 }),
+        passwordResetPerIp: Type.Integer({ minimum: 1, default: 20 }),
         windowSeconds: Type.Integer({ minimum: 1, default: 900 }),
         /** Prefix of the counters' keys in Redis; lets several deployments (or test runs) share one server. */
         keyPrefix: Type.String({ minLength: 1, maxLength: 100, default: 'shop-rest-api:rl:' }),
@@ -71,11 +85,49 @@ export const ConfigSchema = Type.Object(
       { origins: Type.Array(Type.String(), { default: [] }) },
       { additionalProperties: false, default: {} },
     ),
+    /** The job queue (pg-boss, in the shop's own database) that delivers webhooks and e-mail. */
+    jobs: Type.Object(
+      {
+        /** Off: events and messages are still written, and delivered once an instance runs the workers. */
+        enabled: Type.Boolean({ default: true }),
+        /** Delay after the first failed attempt; later delays grow geometrically up to retryMaxMs. */
+        retryBaseMs: Type.Integer({ minimum: 1, default: 30_000 }),
+        retryMaxMs: Type.Integer({ minimum: 1, default: 43_200_000 }),
+        /** Attempts of one delivery before it is dead. */
+        maxAttempts: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+        /** How often the relay looks for events not yet handed to the queue. */
+        relayIntervalMs: Type.Integer({ minimum: 10, maximum: 60_000, default: 1000 }),
+        /** How often an idle worker asks the queue for work (pg-boss allows 0.5 s at least). */
+        pollIntervalSeconds: Type.Number({ minimum: 0.5, maximum: 60, default: 1 }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    webhooks: Type.Object(
+      {
+        /** Loopback, private and link-local targets; unset means allowed except with NODE_ENV=production. */
+        allowPrivateTargets: Type.Optional(Type.Boolean()),
+        timeoutMs: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000 }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    mail: Type.Object(
+      {
+        /** smtp://user:pass@host:587 or smtps://…; without it messages are kept and logged, not sent. */
+        smtpUrl: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+        from: Type.String({ default: 'Shop <shop@localhost>' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
   },
   { additionalProperties: false },
 );
 
 export type Config = Static<typeof ConfigSchema>;
+
+/** Webhook targets on loopback, private or link-local addresses: allowed outside production unless set. */
+export function privateWebhookTargetsAllowed(config: Config): boolean {
+  return config.webhooks.allowPrivateTargets ?? config.nodeEnv !== 'production';
+}
 export type StaticUserConfig = Static<typeof StaticUser>;
 
 export class ConfigError extends Error {}
@@ -97,6 +149,9 @@ const ENV_KEYS: Record<string, string[]> = {
   JWT_SECRET: ['auth', 'secret'],
   CORS_ORIGINS: ['cors', 'origins'],
   RATE_LIMIT_ENABLED: ['rateLimit', 'enabled'],
+  SMTP_URL: ['mail', 'smtpUrl'],
+  MAIL_FROM: ['mail', 'from'],
+  JOBS_ENABLED: ['jobs', 'enabled'],
 };
 
 function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
@@ -114,7 +169,12 @@ function envValue(name: string, raw: string): unknown {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
-  if (name === 'SEED_DEMO' || name === 'TRUST_PROXY' || name === 'RATE_LIMIT_ENABLED') {
+  if (
+    name === 'SEED_DEMO' ||
+    name === 'TRUST_PROXY' ||
+    name === 'RATE_LIMIT_ENABLED' ||
+    name === 'JOBS_ENABLED'
+  ) {
     if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
     if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
     return raw;
@@ -170,6 +230,11 @@ export function parseConfig(raw: unknown): Config {
       throw new ConfigError(`configuration key "staticUsers.${i}": needs password or passwordHash`);
     }
   }
+  if (PUBLISHED_SECRETS.includes(config.auth.secret)) {
+    throw new ConfigError(
+      'configuration key "auth.secret" (JWT_SECRET): this secret is published; choose your own',
+    );
+  }
   if (config.nodeEnv === 'production') assertProductionSafe(config);
   return config;
 }
@@ -180,7 +245,7 @@ function assertProductionSafe(config: Config): void {
   if (Buffer.byteLength(secret) < 32) {
     throw new ConfigError('configuration key "auth.secret" (JWT_SECRET): must be at least 32 bytes');
   }
-  if (secret === DEMO_SECRET || /demo|change-?me/i.test(secret)) {
+  if (/demo|change-?me/i.test(secret)) {
     throw new ConfigError('configuration key "auth.secret" (JWT_SECRET): the demo secret is not allowed');
   }
   const plain = config.staticUsers.findIndex((u) => u.password !== undefined);
@@ -189,9 +254,4 @@ function assertProductionSafe(config: Config): void {
       `configuration key "staticUsers.${plain}.password": plain-text passwords are not allowed in production; use passwordHash`,
     );
   }
-}
-
-/** The secret to sign tokens with: outside production an empty one falls back to the demo secret. */
-export function jwtSecret(config: Config): string {
-  return config.auth.secret || DEMO_SECRET;
 }

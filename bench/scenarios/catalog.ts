@@ -42,7 +42,7 @@ export const catalogScenarios: Scenario[] = [
     name: 'product list limit=15, customer',
     seed,
     setup: async (ctx) => {
-      ctx.state.catalogCustomer = await ctx.mint({ sub: '1', ctx: 'customer' });
+      ctx.state.catalogCustomer = await ctx.customerToken();
     },
     request: (ctx) => ({ path: '/rest/product/product?limit=15', headers: customerHeader(ctx) }),
     target: { postgres: 0.06 },

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { BenchContext, Scenario } from './types.ts';
 
 // Checkout benchmarks. Data is made through the HTTP API of the running server (a superuser token).
@@ -59,7 +61,7 @@ async function api(
 }
 
 async function create(ctx: BenchContext, path: string, body: Record<string, unknown>): Promise<number> {
-  const admin = await ctx.mint({ sub: 'static:bench@example.com', ctx: 'admin', roles: [1] });
+  const admin = await ctx.adminToken();
   const res = await api(ctx, 'POST', path, body, { authorization: `Bearer ${admin}` });
   if (res.status !== 201) throw new Error(`POST ${path} answered ${res.status} ${JSON.stringify(res.body)}`);
   return (res.body.data as { id: number }).id;
@@ -96,18 +98,9 @@ function makeTransport(ctx: BenchContext): Promise<number> {
   });
 }
 
-/** Registers a customer and mints a token for it that outlives the run. */
-async function makeCustomer(ctx: BenchContext): Promise<string> {
-  const res = await api(ctx, 'POST', '/rest/auth/customer/register', {
-    email: `bench-${uid()}@example.com`,
-    password: 'bench-password-1',
-    firstName: 'Bench',
-    lastName: 'Mark',
-  });
-  if (res.status !== 201) throw new Error(`register answered ${res.status}`);
-  const payload = (res.body.access_token as string).split('.')[1];
-  const sub = (JSON.parse(Buffer.from(payload, 'base64url').toString()) as { sub: string }).sub;
-  return ctx.mint({ sub, ctx: 'customer' });
+/** Registers a customer; its token outlives the run. */
+function makeCustomer(ctx: BenchContext): Promise<string> {
+  return ctx.customerToken();
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -131,7 +124,38 @@ async function prepareCarts(ctx: BenchContext, productIds: number[], count: numb
 }
 
 /** The place-order loop (see the top of this file); prints orders/s and the outcome counts. */
+/**
+ * BENCH_ORDER_WEBHOOK=1: a webhook subscribed to order.placed, answered by a receiver in this
+ * process, so the loop shows what delivery costs place-order (it runs after the answer).
+ */
+async function subscribeOrderWebhook(ctx: BenchContext): Promise<() => number> {
+  let delivered = 0;
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      delivered += 1;
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiver.unref();
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const res = await api(
+    ctx,
+    'POST',
+    '/rest/system/webhook',
+    { url, events: ['order.placed'] },
+    {
+      authorization: `Bearer ${await ctx.adminToken()}`,
+    },
+  );
+  if (res.status !== 201) throw new Error(`webhook: ${res.status} ${JSON.stringify(res.body)}`);
+  return () => delivered;
+}
+
 async function measureOrders(ctx: BenchContext): Promise<void> {
+  const deliveredSoFar =
+    process.env.BENCH_ORDER_WEBHOOK === '1' ? await subscribeOrderWebhook(ctx) : undefined;
   const productIds = await makeProducts(ctx, ORDER_PRODUCTS);
   const transportId = await makeTransport(ctx);
   const carts = await prepareCarts(ctx, productIds, CARTS_PER_SECOND * DURATION_S);
@@ -161,7 +185,8 @@ async function measureOrders(ctx: BenchContext): Promise<void> {
     `place-order (${ctx.engine}, ${ORDER_WORKERS} workers, ${ORDER_PRODUCTS} products, ${ran}): ${orders} orders in ${seconds.toFixed(1)} s = ` +
       `${rate.toFixed(0)} orders/s (target on postgres ≥ ${ORDERS_TARGET_PG}: ${verdict}); ` +
       `p50/p99 ${percentile(latencies, 50).toFixed(1)}/${percentile(latencies, 99).toFixed(1)} ms; ` +
-      `statuses ${JSON.stringify(outcomes)}`,
+      `statuses ${JSON.stringify(outcomes)}` +
+      (deliveredSoFar ? `; webhook on order.placed: ${deliveredSoFar()} delivered by the end` : ''),
   );
   if (verdict === 'BELOW' || orders !== latencies.length) process.exitCode = 1;
 }

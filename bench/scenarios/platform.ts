@@ -14,7 +14,7 @@ export const platformScenarios: Scenario[] = [
     engines: ['pglite'],
     target: 0.22,
     setup: async (ctx) => {
-      ctx.state.customerToken = await ctx.mint({ sub: '1', ctx: 'customer' });
+      ctx.state.customerToken = await ctx.customerToken();
     },
     request: (ctx) => ({
       path: '/health/live',

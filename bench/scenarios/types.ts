@@ -1,4 +1,3 @@
-import type { AccessClaims } from '../../src/modules/auth/tokens.ts';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -8,8 +7,10 @@ export interface BenchContext {
   /** The benchmark database, for setups that seed directly. */
   databaseUrl?: string;
   dataDir?: string;
-  /** Signs an access token with the server's secret. */
-  mint(claims: AccessClaims): Promise<string>;
+  /** A Superuser's access token, from the service's login. */
+  adminToken(): Promise<string>;
+  /** The access token of a newly registered customer. */
+  customerToken(): Promise<string>;
   /** What setups leave for requests (tokens, ids). */
   state: Record<string, string>;
 }

@@ -4,16 +4,17 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import type { sql } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { acquireDataDirLock } from './lock.ts';
 import { PgliteStatements } from './pglite-statements.ts';
+import { useEngine } from './statements.ts';
 import * as schema from './schema.ts';
 
-/** A database handle; also the type of a transaction, so repositories accept either. */
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+import type { Db } from './handle.ts';
+
+export type { Db };
 
 export interface Database {
   db: Db;
@@ -30,6 +31,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PostgreSQL timeouts; the defaults suit production, fault tests shorten them. */
   timeouts?: Partial<PostgresTimeouts>;
+  /** Told the SQL text of every statement the service runs (debugging, and tests counting statements). */
+  onQuery?: (text: string) => void;
 }
 
 export interface PostgresTimeouts {
@@ -63,9 +66,15 @@ const migrationsFolder = findMigrationsFolder();
 const MIGRATION_LOCK_ID = 72_001;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const logger = options.onQuery ? { logQuery: options.onQuery } : undefined;
   return options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.poolSize ?? 10, { ...DEFAULT_TIMEOUTS, ...options.timeouts })
-    : openPglite(options.dataDir);
+    ? openPostgres(
+        options.databaseUrl,
+        options.poolSize ?? 10,
+        { ...DEFAULT_TIMEOUTS, ...options.timeouts },
+        logger,
+      )
+    : openPglite(options.dataDir, logger);
 }
 
 /**
@@ -76,14 +85,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
  */
 export const PLAN_CACHE_MODE = 'force_generic_plan';
 
-const pgliteStatements = new WeakMap<Db, PgliteStatements>();
+type QueryLogger = { logQuery(text: string): void } | undefined;
 
-/** Server-side prepared statements, when `db` is a PGlite handle (see PgliteStatements). */
-export function pgliteStatementsOf(db: Db): PgliteStatements | undefined {
-  return pgliteStatements.get(db);
-}
-
-async function openPglite(dataDir: string): Promise<Database> {
+async function openPglite(dataDir: string, logger: QueryLogger): Promise<Database> {
   const inMemory = dataDir === 'memory://';
   const lock = inMemory ? undefined : acquireDataDirLock(dataDir);
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
@@ -99,8 +103,9 @@ async function openPglite(dataDir: string): Promise<Database> {
   const client = new PGlite(inMemory ? undefined : dataDir);
   await client.waitReady;
   await client.exec(`set plan_cache_mode = ${PLAN_CACHE_MODE}`);
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
-  pgliteStatements.set(db, new PgliteStatements(client));
+  const db = drizzlePglite({ client, schema, logger }) as unknown as Db;
+  // PGlite plans every query of its API again: all-JSON reads go through PREPARE/EXECUTE instead.
+  useEngine(db, new PgliteStatements(client, logger));
   return {
     db,
     engine: 'pglite',
@@ -141,7 +146,12 @@ async function initialiseInWorker(dataDir: string): Promise<void> {
   });
 }
 
-async function openPostgres(url: string, poolSize: number, timeouts: PostgresTimeouts): Promise<Database> {
+async function openPostgres(
+  url: string,
+  poolSize: number,
+  timeouts: PostgresTimeouts,
+  logger: QueryLogger,
+): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -161,7 +171,7 @@ async function openPostgres(url: string, poolSize: number, timeouts: PostgresTim
   // idle clients, and an 'error' without a listener would kill the process. Its next query fails
   // with the error, which answers 503 (test/hardening/db-faults.test.ts).
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  const db = drizzlePg({ client: pool, schema, logger }) as unknown as Db;
   releaseClientsOfFailedBegin(pool, db);
   return {
     db,

@@ -18,7 +18,10 @@ export class PgliteStatements {
    */
   private turns: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly client: PGlite) {}
+  constructor(
+    private readonly client: PGlite,
+    private readonly logger?: { logQuery(text: string): void },
+  ) {}
 
   /** Rows as arrays of column values, in select order. */
   async execute(name: string, text: string, params: readonly unknown[]): Promise<unknown[][]> {
@@ -29,10 +32,11 @@ export class PgliteStatements {
       ready.catch(() => this.preparing.delete(name));
     }
     await ready;
+    this.logger?.logQuery(text);
     const args = params.length > 0 ? `(${params.map(sqlLiteral).join(', ')})` : '';
-    const run = this.turns.then(nextTurn).then(() =>
-      this.client.query<unknown[]>(`execute ${name}${args}`, [], { rowMode: 'array' }),
-    );
+    const run = this.turns
+      .then(nextTurn)
+      .then(() => this.client.query<unknown[]>(`execute ${name}${args}`, [], { rowMode: 'array' }));
     this.turns = run.then(noop, noop);
     return (await run).rows;
   }

@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { type AccessTokens, TokenError } from '../modules/auth/tokens.ts';
-import { hasAnyRole, type RoleId } from '../modules/auth/roles.ts';
+import { hasAnyRole, type RoleId } from './roles.ts';
 import { AppError } from './errors.ts';
 import { errorResponse } from './openapi.ts';
 
@@ -38,20 +37,18 @@ declare module 'fastify' {
 
 export const GUEST: Caller = { kind: 'guest' };
 
+/** Turns a bearer token into its caller, or throws the AppError to answer (passed in by the app). */
+export type Authenticate = (token: string) => Promise<Caller>;
+
 /** Reads the bearer token; an invalid one is a 401 everywhere, never a silent guest. */
-export async function resolveCaller(tokens: AccessTokens, header: string): Promise<Caller> {
+export function resolveCaller(authenticate: Authenticate, header: string): Promise<Caller> {
   const match = /^Bearer ([A-Za-z0-9_.~+/=-]{1,4096})$/.exec(header);
-  if (!match) throw new AppError('UNAUTHENTICATED', 'the Authorization header must be "Bearer <token>"');
-  try {
-    const claims = await tokens.verify(match[1]);
-    return claims.ctx === 'customer'
-      ? { kind: 'customer', customerId: Number(claims.sub) }
-      : { kind: 'admin', sub: claims.sub, roles: claims.roles ?? [] };
-  } catch (err) {
-    if (err instanceof TokenError && err.expired)
-      throw new AppError('TOKEN_EXPIRED', 'the access token has expired');
-    throw new AppError('UNAUTHENTICATED', 'the access token is not valid');
+  if (!match) {
+    return Promise.reject(
+      new AppError('UNAUTHENTICATED', 'the Authorization header must be "Bearer <token>"'),
+    );
   }
+  return authenticate(match[1]);
 }
 
 function checkAccess(rule: Access, caller: Caller): void {
@@ -70,6 +67,30 @@ function checkAccess(rule: Access, caller: Caller): void {
   }
 }
 
+/** The access rule in words, for the operation's documentation. */
+function whoMayCall(rule: Access): string {
+  if (rule.kind === 'customer') return 'Needs a customer token.';
+  const roles = 'roles' in rule && rule.roles.length > 0 ? ` holding role ${rule.roles.join(' or ')}` : '';
+  const admin = `an admin token${roles} (Superuser passes)`;
+  return rule.kind === 'admin' ? `Needs ${admin}.` : `Needs a customer token (own records only) or ${admin}.`;
+}
+
+/**
+ * Documents a public route: a token is optional and, when sent, must be valid and selects what
+ * the answer holds (a customer's cart, prices and fields), so SDKs that attach tokens keep sending
+ * them. Logging in, registering and refreshing take no bearer token at all.
+ */
+function documentPublic(route: RouteOptions): void {
+  if (!route.schema || route.schema.hide) return;
+  const schema = route.schema as Record<string, unknown>;
+  const credentialCall = route.url.startsWith('/rest/auth/');
+  schema.security = credentialCall ? [] : [{}, { bearer: [] }];
+  const who = credentialCall
+    ? 'Anyone may call it; no bearer token is needed.'
+    : 'Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.';
+  schema.description = [schema.description, who].filter(Boolean).join('\n\n');
+}
+
 /**
  * Installs the access check of every /rest route from its `config.access`, and documents it.
  * A /rest route without a declaration stops the start, so no route can forget its guard.
@@ -78,7 +99,10 @@ export function installAccessGuard(route: RouteOptions): void {
   if (!route.url.startsWith('/rest')) return;
   const rule = (route.config as { access?: Access } | undefined)?.access;
   if (!rule) throw new Error(`route ${route.method} ${route.url} declares no config.access`);
-  if (rule.kind === 'public') return;
+  if (rule.kind === 'public') {
+    documentPublic(route);
+    return;
+  }
   const guard = async (request: FastifyRequest, _reply: FastifyReply) => checkAccess(rule, request.caller);
   // At onRequest, before the body is read or validated: a caller without access learns nothing
   // about the input rules, and no work is spent on a body that will be refused.
@@ -87,6 +111,7 @@ export function installAccessGuard(route: RouteOptions): void {
   if (route.schema && !route.schema.hide) {
     const schema = route.schema as Record<string, unknown> & { response?: Record<string, unknown> };
     schema.security = [{ bearer: [] }];
+    schema.description = [schema.description, whoMayCall(rule)].filter(Boolean).join('\n\n');
     schema.response ??= {};
     schema.response[403] ??= errorResponse(403);
   }

@@ -1,6 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 
-/** `{success: true, data}`: the envelope of every resource answer (spec 2.2). */
+/** `{success: true, data}`: the envelope of every resource answer. */
 export function Envelope<T extends TSchema>(data: T) {
   return Type.Object({ success: Type.Literal(true), data });
 }

@@ -1,14 +1,17 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { causeChain } from '../db/errors.ts';
 
 /** Every error code a client can receive, with the status it travels with. */
 export const ERROR_STATUS = {
   VALIDATION_FAILED: 400,
+  TOKEN_INVALID: 400,
   UNAUTHENTICATED: 401,
   TOKEN_EXPIRED: 401,
   INVALID_CREDENTIALS: 401,
   INVALID_REFRESH_TOKEN: 401,
   FORBIDDEN: 403,
+  EMAIL_NOT_VERIFIED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   EMAIL_TAKEN: 409,
@@ -27,6 +30,7 @@ export const ERROR_STATUS = {
   COUPON_INVALID: 422,
   GIFT_INVALID: 422,
   IDEMPOTENCY_KEY_REUSED: 422,
+  LIMIT_REACHED: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -73,6 +77,7 @@ export function errorBody(code: ErrorCode, message: string, details?: ErrorDetai
 }
 
 interface AjvIssue {
+  keyword?: string;
   instancePath?: string;
   message?: string;
   params?: Record<string, unknown>;
@@ -86,7 +91,9 @@ function validationDetails(error: FastifyError): ErrorDetail[] {
     let field = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
     const missing = issue.params?.missingProperty ?? issue.params?.additionalProperty;
     if (typeof missing === 'string') field = field ? `${field}.${missing}` : missing;
-    return { field: field || context, message: issue.message ?? 'is invalid' };
+    // Ajv says "must NOT have additional properties" of the object; the detail is about the field.
+    const message = issue.keyword === 'additionalProperties' ? 'is not a known field' : issue.message;
+    return { field: field || context, message: message ?? 'is invalid' };
   });
 }
 
@@ -124,13 +131,20 @@ export function handleError(error: FastifyError | AppError, request: FastifyRequ
     const code: ErrorCode = error.statusCode === 404 ? 'NOT_FOUND' : 'VALIDATION_FAILED';
     return reply.status(error.statusCode).send(errorBody(code, 'the request could not be processed'));
   }
-  if (errorChain(error).some((e) => typeof e.code === 'string' && UNSTORABLE_TEXT.has(e.code))) {
+  if (causeChain(error).some((e) => typeof e.code === 'string' && UNSTORABLE_TEXT.has(e.code))) {
     // A NUL character (or another the database encoding cannot hold) in any text the client sent.
     return reply
       .status(400)
       .send(
         errorBody('VALIDATION_FAILED', 'a text value contains a character that cannot be stored (e.g. NUL)'),
       );
+  }
+  if (causeChain(error).some((e) => e.code === NUMBER_OUT_OF_RANGE)) {
+    // A sum the column cannot hold (a balance or stock pushed past int4, a huge LIMIT): the
+    // statement failed, so its transaction rolled back and nothing changed.
+    return reply
+      .status(422)
+      .send(errorBody('UNPROCESSABLE', 'a number is out of the range the database can store'));
   }
   if (isDatabaseUnavailable(error)) {
     request.log.error(loggable(error), 'database unavailable');
@@ -154,25 +168,12 @@ const UNAVAILABLE_MESSAGE =
 
 /** character_not_in_repertoire (a NUL byte), untranslatable_character. */
 const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
-
-interface ErrorLike {
-  code?: unknown;
-  message?: unknown;
-  cause?: unknown;
-}
-
-/** The error and its causes: drizzle wraps the driver's error in a `cause`. */
-function errorChain(error: unknown): ErrorLike[] {
-  const chain: ErrorLike[] = [];
-  for (let e = error; e && typeof e === 'object' && chain.length < 5; e = (e as ErrorLike).cause) {
-    chain.push(e as ErrorLike);
-  }
-  return chain;
-}
+/** numeric_value_out_of_range: e.g. integer out of range. */
+const NUMBER_OUT_OF_RANGE = '22003';
 
 /** True for a lost, refused or timed-out database connection, also when wrapped. */
 function isDatabaseUnavailable(error: unknown): boolean {
-  return errorChain(error).some(
+  return causeChain(error).some(
     ({ code, message }) =>
       (typeof code === 'string' && CONNECTION_ERRORS.has(code)) ||
       (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)),
@@ -189,12 +190,6 @@ function loggable(error: unknown): Record<string, unknown> {
     return { err: wrapped.cause ?? new Error('query failed'), query: wrapped.query };
   }
   return { err: error };
-}
-
-export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
-  return reply
-    .status(404)
-    .send(errorBody('NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0]}`));
 }
 
 /**

@@ -1,20 +1,27 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { adminUiRoutes } from './admin-ui/admin-ui.routes.ts';
 import { adminUserRoutes } from './auth/admin-users.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
+import { selfServiceRoutes } from './auth/self-service.routes.ts';
 import { cartRoutes } from './cart/cart.routes.ts';
 import { catalogModule } from './catalog/index.ts';
 import { checkoutRoutes } from './checkout/checkout.routes.ts';
 import { cmsModule } from './cms/index.ts';
 import { customersModule } from './customers/index.ts';
 import { healthRoutes } from './health/health.routes.ts';
+import { jobsModule } from './delivery/index.ts';
 import { loyaltyRoutes } from './loyalty/loyalty.routes.ts';
+import { mailRoutes } from './mail/mail.routes.ts';
 import { orderRoutes } from './orders/order.routes.ts';
+import { placeOrderRoutes } from './orders/place-order.routes.ts';
 import { settingsModule } from './settings/index.ts';
+import { webhookRoutes } from './webhooks/webhooks.routes.ts';
 
 /** Every feature module's plugin, registered by buildApp in this order. */
 export const modules: FastifyPluginAsync[] = [
   healthRoutes,
   authRoutes,
+  selfServiceRoutes,
   adminUserRoutes,
   settingsModule,
   catalogModule,
@@ -22,6 +29,11 @@ export const modules: FastifyPluginAsync[] = [
   customersModule,
   cartRoutes,
   checkoutRoutes,
+  placeOrderRoutes,
   orderRoutes,
   loyaltyRoutes,
+  webhookRoutes,
+  mailRoutes,
+  jobsModule,
+  adminUiRoutes,
 ];

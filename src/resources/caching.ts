@@ -1,7 +1,9 @@
 import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { NO_STORE } from '../http/no-store.ts';
+import { SENDS_ETAG } from '../http/openapi.ts';
 
-// HTTP caching of reads, in one place (CONTRACT §4): guests' catalog and CMS answers are
+// HTTP caching of reads, in one place (docs/resources.md): guests' catalog and CMS answers are
 // public for 60 s; feature flags and storefront config are always revalidated (no-cache) so
 // they stay live; anything answered to a token is private and never stored. Every answer
 // varies on Authorization. A matching If-None-Match answers 304 without a body.
@@ -11,7 +13,7 @@ export type CachePolicy = 'public' | 'revalidate' | 'private';
 const CACHE_CONTROL: Record<CachePolicy, string> = {
   public: 'public, max-age=60',
   revalidate: 'no-cache',
-  private: 'private, no-store',
+  private: NO_STORE,
 };
 
 /** Weak comparison of an If-None-Match list with our (weak) ETag. */
@@ -32,7 +34,7 @@ function addVary(reply: FastifyReply): void {
 
 /** An onSend hook applying `policy` to the route's successful GET answers. */
 export function cachingHook(policy: CachePolicy) {
-  return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  const hook = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     addVary(reply);
     const isRead = request.method === 'GET' || request.method === 'HEAD';
     if (request.headers.authorization !== undefined || policy === 'private' || !isRead) {
@@ -52,4 +54,5 @@ export function cachingHook(policy: CachePolicy) {
     }
     return payload;
   };
+  return Object.assign(hook, { [SENDS_ETAG]: policy !== 'private' });
 }

@@ -1,30 +1,10 @@
+import { postgresError } from '../db/errors.ts';
 import { AppError } from '../http/errors.ts';
 import type { Resource } from './types.ts';
 
 // Constraint violations become the client's answer: a duplicate is 409 CONFLICT, a reference
 // to a missing record 422 UNPROCESSABLE, a record still referenced 409 on delete. The answer
 // names the field (from the driver's "Key (sku)=…" detail), never SQL or table names.
-
-interface PgErrorLike {
-  code: string;
-  detail?: string;
-}
-
-function pgError(err: unknown): PgErrorLike | undefined {
-  let current: unknown = err;
-  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
-    const candidate = current as { code?: unknown; cause?: unknown };
-    if (typeof candidate.code === 'string' && /^[0-9A-Z]{5}$/.test(candidate.code)) {
-      return current as PgErrorLike;
-    }
-    current = candidate.cause;
-  }
-  return undefined;
-}
-
-export function isForeignKeyViolation(err: unknown): boolean {
-  return pgError(err)?.code === '23503';
-}
 
 /** The resource field a violation's detail names ("Key (lower(code))=(x)" → code). */
 function fieldOf(resource: Resource, detail: string | undefined): string {
@@ -36,7 +16,7 @@ function fieldOf(resource: Resource, detail: string | undefined): string {
 
 /** Maps a database error to an AppError when it is the client's fault; otherwise returns it unchanged. */
 export function mapDbError(err: unknown, resource: Resource, op: 'create' | 'update' | 'delete'): unknown {
-  const pg = pgError(err);
+  const pg = postgresError(err);
   if (!pg) return err;
   const field = fieldOf(resource, pg.detail);
   switch (pg.code) {
@@ -51,7 +31,7 @@ export function mapDbError(err: unknown, resource: Resource, op: 'create' | 'upd
       ]);
     case '23514':
       return new AppError('UNPROCESSABLE', 'a value breaks a rule of this entity');
-    case '22003':
+    // 22003 (a number out of range) is answered by handleError (src/http/errors.ts) for every route.
     case '22P02':
     case '22007':
     case '22008':

@@ -68,7 +68,11 @@ const DECIMAL = /^-?\d{1,12}(\.\d{1,6})?$/;
 
 function parseInteger(text: string): number {
   if (!INTEGER.test(text)) throw new FieldError('must be an integer');
-  const n = Number(text);
+  return withinInt4(Number(text));
+}
+
+/** A filter value compared with an int4 column must fit it (the database would fail the statement). */
+function withinInt4(n: number): number {
   if (Math.abs(n) > INT32_MAX) throw new FieldError('is out of range');
   return n;
 }
@@ -136,7 +140,7 @@ export const field = {
         // Exact decimal text (1999 → 19.99, 2000 → 20.00): the same JSON number as fromCents.
         json: (c) => sql`round(${c}::numeric / 100, 2)`,
         toDb: (v) => (v === null ? null : cents(v)),
-        parse: (text) => cents(parseDecimal(text)),
+        parse: (text) => withinInt4(cents(parseDecimal(text))),
         rangeable: true,
       },
       column,

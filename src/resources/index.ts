@@ -1,13 +1,20 @@
 // The resource framework: one definition per entity drives its routes, queries and schemas.
 export { type CachePolicy, cachingHook } from './caching.ts';
-export { isForeignKeyViolation } from './db-errors.ts';
 export { defineResource } from './define.ts';
 export { FieldError, field, type FieldOptions, INT32_MAX, WEB_URL } from './fields.ts';
-export { appliedPageSize, DEFAULT_PAGE_SIZE, paginationOf } from './pagination.ts';
+export {
+  appliedPageSize,
+  DEFAULT_PAGE_SIZE,
+  LIMIT_MAX,
+  limitAsSent,
+  PAGE_MAX,
+  PageQuery,
+  paginationOf,
+} from './pagination.ts';
 export { itemEntity, listEntities, showEntity } from './read.service.ts';
 export type { Row } from './repo.ts';
 export { registerResource, requestContext } from './routes.ts';
-export { itemSchema, listResponse, oneResponse } from './schemas.ts';
+export { Id, IdParams, itemSchema, listResponse, oneResponse } from './schemas.ts';
 export { CUSTOMER_ID } from './sql.ts';
 export * from './types.ts';
 export { createEntity, deleteEntity, updateEntity } from './write.service.ts';

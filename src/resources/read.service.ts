@@ -1,23 +1,14 @@
 import type { Static } from '@sinclair/typebox';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Pagination } from '../http/envelope.ts';
 import { AppError } from '../http/errors.ts';
-import type { EffectiveSettings } from '../modules/settings/registry.ts';
-import { mergeSettings, readSettings } from '../modules/settings/settings.service.ts';
 import { cachedTotal, countKey, rememberTotal, versionName } from './count-cache.ts';
 import { type ListQuery, parseListQuery, parseWith, type WithTree } from './list-query.ts';
-import { appliedPageSize, paginationOf } from './pagination.ts';
+import { appliedPageSize, DEFAULT_PAGE_SIZE, paginationOf } from './pagination.ts';
 import { embedRelations, relationKeyFields } from './relations.ts';
 import { countRows, type PageRequest, type Row, selectPageWithState, selectRows } from './repo.ts';
 import { toJsonRows } from './rows.ts';
-import {
-  jsonSelectionFor,
-  orderFor,
-  paramValues,
-  selectionFor,
-  settingValues,
-  shapeKey,
-  whereFor,
-} from './sql.ts';
+import { jsonSelectionFor, orderFor, paramValues, selectionFor, shapeKey, whereFor } from './sql.ts';
 import { type ReadContext, type RequestContext, type Resource, scopeOf } from './types.ts';
 
 // The read use cases of every resource: list (page + exact total), item (first match) and
@@ -45,7 +36,7 @@ function baseContext(rctx: RequestContext): ReadContext {
 /** Settings are read when the resource shows a switched field. */
 async function withSettings(ctx: ReadContext, resource: Resource): Promise<ReadContext> {
   const needed = resource.def.usesSettings === true;
-  return needed ? { ...ctx, settings: await readSettings(ctx.db, ctx.config) } : ctx;
+  return needed ? { ...ctx, settings: await ctx.settingsSource.read(ctx.db) } : ctx;
 }
 
 /** The page statement of a query: its shape, how to build it (once), and this request's values. */
@@ -71,18 +62,27 @@ function pageOf(
   };
 }
 
-/**
- * The settings last read per database handle. A storefront list reads its settings in the same
- * statement as its page, so what the statement takes from them (the page size under the ceiling,
- * the fields a setting switches) is chosen before they arrive: from the last settings this process
- * saw (at first the configured defaults). When the fresh settings give other values, the page is
- * read again with them. Back-office callers have no ceiling (appliedPageSize ignores it).
- */
-const lastSettings = new WeakMap<object, EffectiveSettings>();
-
 /** A list answer: the envelope, or its JSON text when the page came as text (no relations to embed). */
 export type ListAnswer = ListResult | string;
 
+/**
+ * The page size a storefront list applies, as SQL: the request clamped to the live ceiling
+ * (`rest_max_page_size`), evaluated by the page's own statement, so no request waits on a separate
+ * read of the settings. The default size (limit omitted or 0) is not clamped, and back-office
+ * callers have no ceiling.
+ */
+function perPageOf(ctx: ReadContext, requested: number): { sql: () => SQL; mode: string } {
+  const limit = sql.placeholder('limit');
+  if (requested <= 0 || ctx.scope === 'backend') return { sql: () => sql`${limit}::int`, mode: 'asked' };
+  const ceiling = () => ctx.settingsSource.valueSql('rest_max_page_size', 'positiveInteger');
+  return { sql: () => sql`least(${limit}::int, ${ceiling()})`, mode: 'clamped' };
+}
+
+/**
+ * A list with its state: one statement reads the page, its applied size, the table versions (for
+ * a cached total) and the stored settings. Without relations to embed, the page comes as the JSON
+ * text of the answer's `data` and is sent as it stands.
+ */
 export async function listEntities(
   rctx: RequestContext,
   resource: Resource,
@@ -94,27 +94,23 @@ export async function listEntities(
   const needsSettings = base.scope !== 'backend' || resource.def.usesSettings === true;
   if (!needsSettings && !key) return listWithoutState(base, resource, query);
 
-  // Without relations to embed, the page's JSON text is the answer's `data` as it stands.
   const rowsAs = query.with.size === 0 ? 'text' : 'json';
-  const valuesUnder = (settings: EffectiveSettings) => ({
-    perPage: appliedPageSize(query.limit, base.scope, settings.rest_max_page_size),
-    switches: settingValues(resource, settings),
-  });
-  const readWith = (values: ReturnType<typeof valuesUnder>) => {
-    const page = pageOf(resource, base, query, values.perPage, (query.page - 1) * values.perPage);
-    page.values = { ...page.values, ...values.switches };
-    return selectPageWithState(rctx.db, resource, page, rowsAs);
-  };
-  let used = valuesUnder(lastSettings.get(rctx.db) ?? mergeSettings(rctx.config, []));
-  let read = await readWith(used);
-  const settings = mergeSettings(rctx.config, read.settings);
-  lastSettings.set(rctx.db, settings);
-  const fresh = valuesUnder(settings);
-  if (JSON.stringify(fresh) !== JSON.stringify(used)) {
-    used = fresh;
-    read = await readWith(fresh);
-  }
-  const ctx: ReadContext = { ...base, settings };
+  const perPage = perPageOf(base, query.limit);
+  const page = pageOf(resource, base, query, query.limit > 0 ? query.limit : DEFAULT_PAGE_SIZE, 0);
+  const read = await selectPageWithState(
+    rctx.db,
+    resource,
+    {
+      ...page,
+      shape: `${page.shape}|${perPage.mode}`,
+      values: { ...page.values, ...rctx.settingsSource.fallbacks() },
+      pageNumber: query.page,
+      // Built with the statement, once per shape.
+      state: () => ({ perPage: perPage.sql(), settingsJson: rctx.settingsSource.storedJson() }),
+    },
+    rowsAs,
+  );
+  const ctx: ReadContext = { ...base, settings: rctx.settingsSource.fromStored(read.settings) };
   const version = read.versions[versionName(resource)] ?? '0';
   let total = key ? cachedTotal(rctx.db, key, version) : undefined;
   if (total === undefined) {
@@ -122,7 +118,7 @@ export async function listEntities(
     // The count ran after the page's snapshot; a write in between makes the next request count again.
     if (key) rememberTotal(rctx.db, key, version, total);
   }
-  const pagination = paginationOf(query.page, used.perPage, total);
+  const pagination = paginationOf(query.page, read.perPage, total);
   if (typeof read.rows === 'string') {
     return `{"success":true,"data":${read.rows},"pagination":${JSON.stringify(pagination)}}`;
   }

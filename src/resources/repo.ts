@@ -1,43 +1,22 @@
 import { hash } from 'node:crypto';
-import { and, eq, fillPlaceholders, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { type Db, pgliteStatementsOf } from '../db/client.ts';
-import { type StoredSetting, storedSettingsJson } from '../modules/settings/settings.repo.ts';
+import type { Db } from '../db/client.ts';
+import { run, runJson } from '../db/statements.ts';
 import type { Selection } from './sql.ts';
 import type { Resource } from './types.ts';
 import { resourceVersions } from './versions.tables.ts';
 
 // The statements of the generic resources. Reads are prepared once per shape (the SQL text
 // depends only on which filters, sort and scope a request uses) and then executed with the
-// request's values: no query building per request, and PostgreSQL keeps the named statement.
-// Every read is bounded by LIMIT; counting never loads rows.
+// request's values (src/db/statements.ts): no query building per request, and PostgreSQL keeps the
+// named statement. Every read is bounded by LIMIT; counting never loads rows.
 
 export type Row = Record<string, unknown>;
 
-interface Prepared {
-  execute(values?: Record<string, unknown>): Promise<unknown>;
-}
-
-/** Reads executed by the framework since start: lets tests (and a metrics endpoint) check there is no query per row. */
-export const readStatistics = { statements: 0 };
-
-const MAX_STATEMENTS = 2000;
-const statements = new WeakMap<Db, Map<string, Prepared>>();
-
-/** The prepared statement of a shape, built on first use. Named after the shape, so one name is one SQL text. */
-function prepared(db: Db, shape: string, build: (name: string) => Prepared): Prepared {
-  let byShape = statements.get(db);
-  if (!byShape) {
-    byShape = new Map();
-    statements.set(db, byShape);
-  }
-  let statement = byShape.get(shape);
-  if (!statement) {
-    statement = build(`rs_${hash('sha1', shape, 'hex').slice(0, 24)}`);
-    if (byShape.size >= MAX_STATEMENTS) byShape.delete(byShape.keys().next().value as string);
-    byShape.set(shape, statement);
-  }
-  return statement;
+/** The statement name of a shape: one name is one SQL text. */
+function nameOf(kind: string, shape: string): string {
+  return `rs_${hash('sha1', `${kind}|${shape}`, 'hex').slice(0, 24)}`;
 }
 
 /** What a page statement is built from; only called when its shape is not prepared yet. */
@@ -75,17 +54,20 @@ export function pageQuery(
     .offset(sql.placeholder('offset'));
 }
 
-export async function selectRows(db: Db, resource: Resource, page: PageRequest): Promise<Row[]> {
-  const statement = prepared(db, `page|${page.shape}`, (name) =>
-    pageQuery(db, resource, page.build()).prepare(name),
-  );
-  readStatistics.statements++;
-  return (await statement.execute({ ...page.values, limit: page.limit, offset: page.offset })) as Row[];
+export function selectRows(db: Db, resource: Resource, page: PageRequest): Promise<Row[]> {
+  return run(db, nameOf('page', page.shape), (on) => pageQuery(on, resource, page.build()), {
+    ...page.values,
+    limit: page.limit,
+    offset: page.offset,
+  }) as Promise<Row[]>;
 }
 
 /** A storefront list's read: the stored settings, the table versions and the page. */
 export interface PageWithState<R = Row[]> {
-  settings: StoredSetting[];
+  /** The page size the statement applied (the request clamped to the live ceiling). */
+  perPage: number;
+  /** The stored settings, as the settings source's `storedJson` answered them. */
+  settings: unknown;
   /** resource_version: table name → version (as text). */
   versions: Record<string, string>;
   /** The page's JSON rows: parsed, or as the JSON text of the array (an answer's `data` as it stands). */
@@ -102,11 +84,26 @@ export type RowsAs = 'json' | 'text';
  * straight from the sorted, limited subquery. `text` leaves the page as JSON text, to be sent as
  * it is: the service then neither parses nor serializes a row.
  */
-export function statePageQuery(db: Db, resource: Resource, parts: PageParts, rowsAs: RowsAs = 'json') {
-  const inner = pageQuery(db, resource, parts, parts.jsonSelection);
+export function statePageQuery(
+  db: Db,
+  resource: Resource,
+  parts: PageParts,
+  state: { settingsJson: SQL; perPage: SQL },
+  rowsAs: RowsAs = 'json',
+) {
+  const { perPage } = state;
+  // The applied size and the offset are computed by the statement: (page - 1) × size.
+  const inner = db
+    .select(parts.jsonSelection)
+    .from(resource.def.table)
+    .where(parts.where)
+    .orderBy(...parts.order)
+    .limit(perPage as unknown as number)
+    .offset(sql`(${sql.placeholder('page')}::bigint - 1) * ${perPage}` as unknown as number);
   return db
     .select({
-      settings: storedSettingsJson(),
+      perPage: sql<number>`${perPage}`,
+      settings: sql<unknown>`${state.settingsJson}`,
       versions: sql<
         Record<string, string>
       >`(select coalesce(json_object_agg(v.name, v.version::text), '{}'::json) from ${resourceVersions} v)`,
@@ -121,30 +118,18 @@ export function statePageQuery(db: Db, resource: Resource, parts: PageParts, row
 export async function selectPageWithState<A extends RowsAs>(
   db: Db,
   resource: Resource,
-  page: PageRequest,
+  page: PageRequest & { state: () => { settingsJson: SQL; perPage: SQL }; pageNumber: number },
   rowsAs: A,
 ): Promise<PageWithState<A extends 'text' ? string : Row[]>> {
-  const onPglite = pgliteStatementsOf(db);
-  const statement = prepared(db, `state+page|${rowsAs}|${page.shape}`, (name) => {
-    const query = statePageQuery(db, resource, page.build(), rowsAs);
-    if (!onPglite) return query.prepare(name);
-    const { sql: text, params } = query.toSQL();
-    return {
-      execute: async (values = {}) => {
-        const [[settings, versions, rows]] = await onPglite.execute(
-          name,
-          text,
-          fillPlaceholders(params, values),
-        );
-        return [{ settings, versions, rows }];
-      },
-    };
-  });
-  readStatistics.statements++;
-  const [read] = (await statement.execute({ ...page.values, limit: page.limit, offset: page.offset })) as [
-    PageWithState<A extends 'text' ? string : Row[]>,
-  ];
-  return read;
+  type Read = PageWithState<A extends 'text' ? string : Row[]>;
+  const [read] = await runJson<Read & Row>(
+    db,
+    nameOf(`state+page|${rowsAs}`, page.shape),
+    (on) => statePageQuery(on, resource, page.build(), page.state(), rowsAs) as never,
+    ['perPage', 'settings', 'versions', 'rows'],
+    { ...page.values, limit: page.limit, page: page.pageNumber },
+  );
+  return { ...read, perPage: Number(read.perPage) };
 }
 
 export function countQuery(db: Db, resource: Resource, where: SQL | undefined) {
@@ -159,11 +144,12 @@ export async function countRows(
   resource: Resource,
   count: { shape: string; where: () => SQL | undefined; values: Record<string, unknown> },
 ): Promise<number> {
-  const statement = prepared(db, `count|${count.shape}`, (name) =>
-    countQuery(db, resource, count.where()).prepare(name),
-  );
-  readStatistics.statements++;
-  const rows = (await statement.execute(count.values)) as { n: number }[];
+  const rows = (await run(
+    db,
+    nameOf('count', count.shape),
+    (on) => countQuery(on, resource, count.where()),
+    count.values,
+  )) as { n: number }[];
   return rows[0]?.n ?? 0;
 }
 
@@ -177,18 +163,16 @@ export async function selectByKeys(
     values: Record<string, unknown>;
   },
 ): Promise<Row[]> {
-  const statement = prepared(db, `keys|${request.shape}`, (name) => {
+  const build = (on: Db) => {
     const parts = request.build();
-    return db
+    return on
       .select(parts.selection)
       .from(resource.def.table)
       .where(and(sql`${parts.key} = any(${sql.placeholder('keys')})`, ...parts.where))
       .orderBy(...parts.order)
-      .limit(sql.placeholder('limit'))
-      .prepare(name);
-  });
-  readStatistics.statements++;
-  return (await statement.execute(request.values)) as Row[];
+      .limit(sql.placeholder('limit'));
+  };
+  return (await run(db, nameOf('keys', request.shape), build, request.values)) as Row[];
 }
 
 /** Values are keyed by the table's column keys. */

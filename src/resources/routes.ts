@@ -4,6 +4,7 @@ import { type Access, access } from '../http/access.ts';
 import { SuccessOnly } from '../http/envelope.ts';
 import { errorResponse } from '../http/openapi.ts';
 import { type CachePolicy, cachingHook } from './caching.ts';
+import { limitAsSent } from './pagination.ts';
 import { itemEntity, listEntities, showEntity } from './read.service.ts';
 import {
   createBody,
@@ -14,21 +15,31 @@ import {
   querySchema,
   updateBody,
 } from './schemas.ts';
-import { type RequestContext, type Resource, SCOPES, type Scope, scopeOf, type Values } from './types.ts';
-import { createEntity, deleteEntity, updateEntity } from './write.service.ts';
+import {
+  type RequestContext,
+  type Resource,
+  SCOPES,
+  type Scope,
+  type SettingsSource,
+  scopeOf,
+  type Values,
+} from './types.ts';
+import { createEntity, deleteEntity, refuseReadOnly, updateEntity } from './write.service.ts';
 
 // Registers the standard routes of a resource: list, item, show, and the writes it allows.
 // Each answer is serialized with the schema of the caller's scope, so a field the caller may
 // not read has no way into the body.
 
-export function requestContext(request: FastifyRequest): RequestContext {
-  return { db: request.server.db, config: request.server.config, caller: request.caller };
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The live settings, as the settings module reads them (passed in by the app). */
+    settingsSource: SettingsSource;
+  }
 }
 
-/** `limit=` (empty) means the default page size, like an omitted limit. */
-async function emptyLimitIsDefault(request: FastifyRequest): Promise<void> {
-  const query = request.query as Record<string, unknown>;
-  if (query.limit === '') delete query.limit;
+export function requestContext(request: FastifyRequest): RequestContext {
+  const { db, config, settingsSource } = request.server;
+  return { db, config, caller: request.caller, settingsSource };
 }
 
 const JSON_UTF8 = 'application/json; charset=utf-8';
@@ -56,17 +67,22 @@ function writeAccess(resource: Resource): Access {
   return write.owner ? access.customerOrAdmin(...write.roles) : access.admin(...write.roles);
 }
 
-export interface RegisterOptions {
-  /** Leave out standard reads (a module serving its own). */
-  reads?: boolean;
+/** "a product", "an address", "a shipping method": one of a resource, for the operation summaries. */
+export function oneOf(plural: string): string {
+  const singular = plural
+    .replace(/ies$/, 'y')
+    .replace(/(ss|x|ch|sh)es$/, '$1')
+    .replace(/([^s])s$/, '$1');
+  return `${/^[aeiou]/i.test(singular) ? 'an' : 'a'} ${singular}`;
 }
 
+/** What the generic routes receive once their schemas validated the request. */
+type Query = Record<string, unknown>;
+interface ById {
+  Params: { id: number };
+}
 /** Registers the resource's routes on `app` (a module's plugin instance). */
-export function registerResource(
-  app: FastifyInstance,
-  resource: Resource,
-  options: RegisterOptions = {},
-): void {
+export function registerResource(app: FastifyInstance, resource: Resource): void {
   const { path, def } = resource;
   const tags = [def.domain];
   const policy: CachePolicy = def.publicCache ? 'public' : 'private';
@@ -78,140 +94,130 @@ export function registerResource(
   const withOnly = Type.Object({ with: querySchema(resource, false).properties.with });
   const notFound = errorResponse(404);
   const who = def.description ?? resource.name;
-
-  if (options.reads !== false) {
-    app.get(
-      path,
-      {
-        schema: {
-          tags,
-          summary: `List ${who}`,
-          querystring: querySchema(resource, true),
-          response: { 200: listResponse(doc) },
-        },
-        config: { access: readAccess(resource) },
-        preValidation: emptyLimitIsDefault,
-        onSend,
+  const one = oneOf(who);
+  app.get<{ Querystring: Query }>(
+    path,
+    {
+      schema: {
+        tags,
+        summary: `List ${who}`,
+        description: `A page of ${who} (page, limit), narrowed by the field filters and q, ordered by sort; with embeds related records. Each caller gets the rows and fields their scope may read.`,
+        querystring: querySchema(resource, true),
+        response: { 200: listResponse(doc) },
       },
-      async (request, reply) => {
-        const result = await listEntities(
-          requestContext(request),
-          resource,
-          request.query as Record<string, unknown>,
-        );
-        // JSON text built by the database from the caller's readable fields only: sent as it is.
-        if (typeof result === 'string') return reply.type(JSON_UTF8).send(result);
-        serializeFor(request, reply, listSerializers);
-        return result;
+      config: { access: readAccess(resource) },
+      preValidation: limitAsSent,
+      onSend,
+    },
+    async (request, reply) => {
+      const result = await listEntities(requestContext(request), resource, request.query);
+      // JSON text built by the database from the caller's readable fields only: sent as it is.
+      if (typeof result === 'string') return reply.type(JSON_UTF8).send(result);
+      serializeFor(request, reply, listSerializers);
+      return result;
+    },
+  );
+  app.get<{ Querystring: Query }>(
+    `${path}/item`,
+    {
+      schema: {
+        tags,
+        summary: `Find the first ${one.replace(/^an? /, '')} matching the filters`,
+        description: `The first of the ${who} the list's filters, q and sort select; 404 when none matches.`,
+        querystring: querySchema(resource, false),
+        response: { 200: oneResponse(doc), 404: notFound },
       },
-    );
-    app.get(
-      `${path}/item`,
-      {
-        schema: {
-          tags,
-          summary: `The first ${who} matching the list's filters`,
-          querystring: querySchema(resource, false),
-          response: { 200: oneResponse(doc), 404: notFound },
-        },
-        config: { access: readAccess(resource) },
-        onSend,
+      config: { access: readAccess(resource) },
+      onSend,
+    },
+    async (request, reply) => {
+      const result = await itemEntity(requestContext(request), resource, request.query);
+      serializeFor(request, reply, oneSerializers);
+      return result;
+    },
+  );
+  app.get<ById & { Querystring: Query }>(
+    `${path}/:id`,
+    {
+      schema: {
+        tags,
+        summary: `Get ${one}`,
+        description: `One of the ${who} by id; with embeds related records. 404 when there is none the caller may see.`,
+        params: IdParams,
+        querystring: withOnly,
+        response: { 200: oneResponse(doc), 404: notFound },
       },
-      async (request, reply) => {
-        const result = await itemEntity(
-          requestContext(request),
-          resource,
-          request.query as Record<string, unknown>,
-        );
-        serializeFor(request, reply, oneSerializers);
-        return result;
-      },
-    );
-    app.get(
-      `${path}/:id`,
-      {
-        schema: {
-          tags,
-          summary: `One ${who}`,
-          params: IdParams,
-          querystring: withOnly,
-          response: { 200: oneResponse(doc), 404: notFound },
-        },
-        config: { access: readAccess(resource) },
-        onSend,
-      },
-      async (request, reply) => {
-        const { id } = request.params as { id: number };
-        const result = await showEntity(
-          requestContext(request),
-          resource,
-          id,
-          request.query as Record<string, unknown>,
-        );
-        serializeFor(request, reply, oneSerializers);
-        return result;
-      },
-    );
-  }
+      config: { access: readAccess(resource) },
+      onSend,
+    },
+    async (request, reply) => {
+      const result = await showEntity(requestContext(request), resource, request.params.id, request.query);
+      serializeFor(request, reply, oneSerializers);
+      return result;
+    },
+  );
 
   const writeErrors = { 404: notFound, 409: errorResponse(409), 422: errorResponse(422) };
   if (resource.operations.includes('create')) {
-    app.post(
+    app.post<{ Body: Values }>(
       path,
       {
         schema: {
           tags,
-          summary: `Create ${who}`,
+          summary: `Create ${one}`,
+          description: `Creates ${one} and answers it as a read would; unknown and read-only fields are refused (400).`,
           body: createBody(resource),
           response: { 201: oneResponse(doc), ...writeErrors },
         },
         config: { access: writeAccess(resource) },
+        preValidation: async (request) => refuseReadOnly(request.caller, resource, request.body, 'create'),
         onSend,
       },
       async (request, reply) => {
-        const result = await createEntity(requestContext(request), resource, request.body as Values);
+        const result = await createEntity(requestContext(request), resource, request.body);
         serializeFor(request, reply, oneSerializers);
         return reply.code(201).send(result);
       },
     );
   }
   if (resource.operations.includes('update')) {
-    app.patch(
+    app.patch<ById & { Body: Values }>(
       `${path}/:id`,
       {
         schema: {
           tags,
-          summary: `Change ${who}`,
+          summary: `Update ${one}`,
+          description: `Changes the fields sent (at least one) and answers the record; unknown and read-only fields are refused (400).`,
           params: IdParams,
           body: updateBody(resource),
           response: { 200: oneResponse(doc), ...writeErrors },
         },
         config: { access: writeAccess(resource) },
+        preValidation: async (request) => refuseReadOnly(request.caller, resource, request.body, 'update'),
         onSend,
       },
       async (request, reply) => {
-        const { id } = request.params as { id: number };
-        const result = await updateEntity(requestContext(request), resource, id, request.body as Values);
+        const result = await updateEntity(requestContext(request), resource, request.params.id, request.body);
         serializeFor(request, reply, oneSerializers);
         return result;
       },
     );
   }
   if (resource.operations.includes('delete')) {
-    app.delete(
+    app.delete<ById>(
       `${path}/:id`,
       {
         schema: {
           tags,
-          summary: `Delete ${who}`,
+          summary: `Delete ${one}`,
+          description: `Deletes ${one}; 409 when other records still refer to it.`,
           params: IdParams,
           response: { 200: SuccessOnly, ...writeErrors },
         },
         config: { access: writeAccess(resource) },
         onSend,
       },
-      async (request) =>
-        deleteEntity(requestContext(request), resource, (request.params as { id: number }).id),
+      async (request) => deleteEntity(requestContext(request), resource, request.params.id),
     );
   }
 }

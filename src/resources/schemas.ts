@@ -1,6 +1,7 @@
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { Pagination } from '../http/envelope.ts';
 import { INT32_MAX } from './fields.ts';
+import { PageQuery } from './pagination.ts';
 import { canRead, type FieldInfo, type Resource, type Scope } from './types.ts';
 
 // Every schema of a resource comes from its field table: the query string, the write bodies
@@ -12,15 +13,12 @@ export type RangeOp = (typeof RANGE_OPS)[number];
 
 /** Deepest `with` nesting served (category.parent.parent). */
 export const MAX_RELATION_DEPTH = 3;
-export const PAGE_MAX = 10_000_000;
 /**
- * Bound of `limit` for everyone, so an absurd number is a 400; storefront callers asking for any
- * valid size above the live ceiling are clamped silently (spec 8), so a guest's `limit=1e9` is a 200.
+ * A record id in a path or a body: an int4 column's positive range. In a path it must be written
+ * in decimal digits (src/http/validators.ts): `0x10`, `1e2`, `1.0`, `+1` and ` 1` are 400.
  */
-export const LIMIT_MAX = INT32_MAX;
-
-const IdParam = Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'Positive integer id' });
-export const IdParams = Type.Object({ id: IdParam });
+export const Id = Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'Positive integer id' });
+export const IdParams = Type.Object({ id: Id });
 
 function listControls(withPaging: boolean): Record<string, TSchema> {
   const controls: Record<string, TSchema> = {
@@ -42,15 +40,7 @@ function listControls(withPaging: boolean): Record<string, TSchema> {
   };
   if (!withPaging) return controls;
   return {
-    page: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_MAX, description: '1-based page number' })),
-    limit: Type.Optional(
-      Type.Integer({
-        minimum: 0,
-        maximum: LIMIT_MAX,
-        description:
-          'Items per page; omitted, empty or 0 → 15; storefront callers are clamped to rest_max_page_size',
-      }),
-    ),
+    ...PageQuery,
     ...controls,
   };
 }

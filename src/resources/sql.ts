@@ -16,8 +16,7 @@ import {
 } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Filter, SortTerm } from './list-query.ts';
-import type { EffectiveSettings } from '../modules/settings/registry.ts';
-import { type BooleanSetting, canRead, type FieldInfo, type ReadContext, type Resource } from './types.ts';
+import { canRead, type FieldInfo, type ReadContext, type Resource } from './types.ts';
 
 // The one list builder: every entity's filters, ranges, search, visibility and order become SQL
 // here, from the field table (after vendure's list-query-builder). Values are never inlined:
@@ -58,9 +57,6 @@ export function selectionFor(
   );
 }
 
-/** The placeholder carrying a boolean setting into a statement (see settingValues). */
-const settingPlaceholder = (key: BooleanSetting) => sql.placeholder(`setting_${key}`);
-
 /**
  * The same fields, each aliased to its field name and rendered as the answer's JSON value, for
  * pages the database returns as one JSON array (json_agg over this select): money as decimals,
@@ -75,17 +71,11 @@ export function jsonSelectionFor(
   return Object.fromEntries(
     fieldsRead(resource, ctx, extra).map((f) => {
       let value = f.column ? (f.codec.json?.(f.column) ?? f.column) : f.expr!(ctx);
-      if (f.shownWhen) value = sql`case when ${settingPlaceholder(f.shownWhen)} then ${value} end`;
+      if (f.shownWhen)
+        value = sql`case when ${ctx.settingsSource.valueSql(f.shownWhen, 'boolean')} then ${value} end`;
       return [f.name, sql`${value}`.as(f.name)];
     }),
   );
-}
-
-/** The values of jsonSelectionFor's setting placeholders under `settings`. */
-export function settingValues(resource: Resource, settings: EffectiveSettings): Record<string, boolean> {
-  const values: Record<string, boolean> = {};
-  for (const f of resource.fields) if (f.shownWhen) values[`setting_${f.shownWhen}`] = settings[f.shownWhen];
-  return values;
 }
 
 function filterSql(filter: Filter, value: Placeholder): SQL | undefined {

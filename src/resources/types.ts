@@ -4,10 +4,9 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Caller } from '../http/access.ts';
-import type { RoleId } from '../modules/auth/roles.ts';
-import type { EffectiveSettings } from '../modules/settings/registry.ts';
+import type { RoleId } from '../http/roles.ts';
 
-/** Who may read a field or a relation: the lowest scope (spec 5.3); higher scopes see it too. */
+/** Who may read a field or a relation: the lowest scope (public, customer, backend); higher scopes see it too. */
 export type Scope = 'public' | 'customer' | 'backend';
 export const SCOPES: readonly Scope[] = ['public', 'customer', 'backend'];
 const RANK: Record<Scope, number> = { public: 0, customer: 1, backend: 2 };
@@ -20,27 +19,46 @@ export function scopeOf(caller: Caller): Scope {
   return caller.kind === 'admin' ? 'backend' : caller.kind === 'customer' ? 'customer' : 'public';
 }
 
+/** The live settings as the resource layer sees them: values by key (database > configuration > default). */
+export type Settings = Readonly<Record<string, unknown>>;
+
+/** How the resource layer reads the settings; the settings module provides it, the app passes it in. */
+export interface SettingsSource {
+  /** One SQL value, the stored settings as JSON: a storefront list reads it in its page's statement. */
+  storedJson(): SQL;
+  /** The effective settings from what `storedJson` answered. */
+  fromStored(stored: unknown): Settings;
+  /**
+   * One setting's effective value as SQL, so a statement applies the live value itself (the stored
+   * one when it is valid, else the placeholder `fallback_<key>`): `positiveInteger` or `boolean`.
+   */
+  valueSql(key: string, kind: 'positiveInteger' | 'boolean'): SQL;
+  /** The `fallback_<key>` values: configuration over defaults. */
+  fallbacks(): Record<string, unknown>;
+  /** Reads them (one small query). */
+  read(db: Db): Promise<Settings>;
+}
+
 /** The request as the resource code sees it: no Fastify types. */
 export interface RequestContext {
   db: Db;
   config: Config;
   caller: Caller;
+  settingsSource: SettingsSource;
 }
 
-/** The settings whose value is a boolean (feature switches). */
-export type BooleanSetting = {
-  [K in keyof EffectiveSettings]: EffectiveSettings[K] extends boolean ? K : never;
-}[keyof EffectiveSettings];
+/** The name of a boolean setting (a feature switch). */
+export type BooleanSetting = string;
 
 export interface ReadContext extends RequestContext {
   scope: Scope;
   /** Loaded once per request when the resource or the list needs them; null otherwise. */
-  settings: EffectiveSettings | null;
+  settings: Settings | null;
 }
 
 export interface WriteContext extends RequestContext {
   /** Reads the settings (once) when a hook needs a default from them. */
-  settings(): Promise<EffectiveSettings>;
+  settings(): Promise<Settings>;
 }
 
 /** How a field's value travels: database ↔ JSON, query string → database. */

@@ -1,21 +1,50 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import type { Caller } from '../http/access.ts';
 import { AppError, type ErrorDetail } from '../http/errors.ts';
-import type { EffectiveSettings } from '../modules/settings/registry.ts';
-import { readSettings } from '../modules/settings/settings.service.ts';
 import { mapDbError } from './db-errors.ts';
 import { FieldError } from './fields.ts';
 import { type OneResult, showEntity } from './read.service.ts';
 import { deleteRow, insertRow, type Row, updateRow } from './repo.ts';
 import { visibility } from './sql.ts';
-import type { RequestContext, Resource, Values, WriteContext } from './types.ts';
+import type { FieldInfo, RequestContext, Resource, Settings, Values, WriteContext } from './types.ts';
 
-// Back-office (and customer-own) writes: the body was validated by the route's schema (unknown
-// and read-only fields are 400 there); here values are converted (decimals → cents), the owner
-// is taken from the token, hooks derive defaults and record history in the same transaction.
+// Back-office (and customer-own) writes: a body naming a field the caller may not write is 400
+// "… is read-only" before the schema runs (`refuseReadOnly`), unknown fields are 400 by the
+// schema; here values are converted (decimals → cents), the owner is taken from the token, hooks
+// derive defaults and record history in the same transaction.
 
 function invalid(details: ErrorDetail[]): AppError {
   return new AppError('VALIDATION_FAILED', details.map((d) => `${d.field} ${d.message}`).join('; '), details);
+}
+
+/** True when this caller may write the field in this operation. */
+function mayWrite(caller: Caller, resource: Resource, f: FieldInfo, op: 'create' | 'update'): boolean {
+  if (!(op === 'create' ? f.create !== undefined : f.update)) return false;
+  // A customer's own rows: admin-only fields and the owner (it comes from the token) are not theirs to set.
+  return caller.kind !== 'customer' || (f.writeScope !== 'backend' && f !== resource.ownerField);
+}
+
+/** The fields of the entity a body names that this caller may not write (ids, timestamps, balances…). */
+export function readOnlyFields(
+  caller: Caller,
+  resource: Resource,
+  body: Values,
+  op: 'create' | 'update',
+): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  for (const name of Object.keys(body)) {
+    const f = resource.field.get(name);
+    if (f && !mayWrite(caller, resource, f, op)) details.push({ field: name, message: 'is read-only' });
+  }
+  return details;
+}
+
+/** Refuses a body naming a read-only field with a message that says so (the schema would only say "unknown"). */
+export function refuseReadOnly(caller: Caller, resource: Resource, body: unknown, op: 'create' | 'update') {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
+  const details = readOnlyFields(caller, resource, body as Values, op);
+  if (details.length) throw invalid(details);
 }
 
 /** Converts a validated body to stored values; customers may not write admin-only fields or the owner. */
@@ -26,15 +55,11 @@ function storedValues(
   op: 'create' | 'update',
 ): Values {
   const values: Values = {};
-  const details: ErrorDetail[] = [];
-  const customer = rctx.caller.kind === 'customer';
+  const details = readOnlyFields(rctx.caller, resource, body, op);
   for (const [name, value] of Object.entries(body)) {
     const f = resource.field.get(name);
-    const allowed = f && (op === 'create' ? f.create !== undefined : f.update);
-    if (!f || !allowed || (customer && (f.writeScope === 'backend' || f === resource.ownerField))) {
-      details.push({ field: name, message: 'is not a writable field' });
-      continue;
-    }
+    if (!f) details.push({ field: name, message: 'is not a field of this entity' });
+    if (!f || !mayWrite(rctx.caller, resource, f, op)) continue;
     try {
       values[name] = f.codec.toDb ? f.codec.toDb(value) : value;
     } catch (err) {
@@ -56,8 +81,8 @@ function columnValues(resource: Resource, values: Values): Row {
 }
 
 function writeContext(rctx: RequestContext, tx: Db): WriteContext {
-  let settings: Promise<EffectiveSettings> | undefined;
-  return { ...rctx, db: tx, settings: () => (settings ??= readSettings(tx, rctx.config)) };
+  let settings: Promise<Settings> | undefined;
+  return { ...rctx, db: tx, settings: () => (settings ??= rctx.settingsSource.read(tx)) };
 }
 
 async function inTransaction<T>(

@@ -9,13 +9,15 @@ const PATH = '/rest/system/admin-user';
 describe('system/admin-user', () => {
   let t: TestApp;
   let rootToken: string;
-  /** A database admin holding Admin (3) but not Superuser. */
+  /** A database admin holding Admin (3), CMS, Products, Orders and Media, but not Superuser or Marketing (8). */
   let adminToken: string;
+  let adminId: number;
 
   before(async () => {
     t = await startTestApp({ config: { staticUsers: [ROOT] } });
     rootToken = (await login(t.app, 'admin', ROOT.username, ROOT.password)).access_token;
-    const admin = await createAdmin(t.app, rootToken, { roles: [3] });
+    const admin = await createAdmin(t.app, rootToken, { roles: [3, 4, 5, 6, 9] });
+    adminId = admin.id;
     adminToken = (await login(t.app, 'admin', admin.username, admin.password)).access_token;
   });
   after(() => t.close());
@@ -98,9 +100,11 @@ describe('system/admin-user', () => {
     }
     const past = (await get(t.app, `${PATH}?page=999`, adminToken)).json();
     assert.deepEqual(past.data, []);
-    for (const query of ['page=0', 'limit=-1', 'limit=1.5', 'page=x', 'limit=10001']) {
+    for (const query of ['page=0', 'limit=-1', 'limit=1.5', 'page=x', 'limit=0x10']) {
       assert.equal((await get(t.app, `${PATH}?${query}`, adminToken)).statusCode, 400, query);
     }
+    // The one paging schema of every list: a large limit is never an error.
+    assert.equal((await get(t.app, `${PATH}?limit=1000000000000`, adminToken)).statusCode, 200);
   });
 
   test('when an unknown id is read or patched, then 404 NOT_FOUND', async () => {
@@ -133,6 +137,34 @@ describe('system/admin-user', () => {
     assert.equal((await refresh(pair.refresh_token)).statusCode, 401);
     const fresh = await login(t.app, 'admin', admin.username, admin.password);
     assert.deepEqual(decodeJwt(fresh.access_token).roles, [5, 9]);
+  });
+
+  test('when an Admin grants or withdraws a role it does not hold, then 403 and nothing changes; its own roles it cannot change at all', async () => {
+    const grant = await post(
+      t.app,
+      PATH,
+      { username: uniqueEmail(), password: 'long-enough', roles: [5, 8] },
+      adminToken,
+    );
+    assert.equal(grant.statusCode, 403);
+    assert.match(grant.json().error.message, /only roles it holds/);
+    const marketer = await createAdmin(t.app, rootToken, { roles: [5, 8] });
+    const withdraw = await patch(marketer.id, { roles: [5] });
+    assert.equal(withdraw.statusCode, 403);
+    const addHeld = await patch(marketer.id, { roles: [5, 6, 8] });
+    assert.equal(
+      addHeld.statusCode,
+      200,
+      'a role it holds (6) may be added beside one it does not keep touching',
+    );
+    assert.deepEqual(addHeld.json().data.roles, [5, 6, 8]);
+    const own = await patch(adminId, { roles: [3, 4, 5, 6] });
+    assert.equal(own.statusCode, 403);
+    assert.match(own.json().error.message, /own roles/);
+    const shown = await get(t.app, `${PATH}/${adminId}`, rootToken);
+    assert.deepEqual(shown.json().data.roles, [3, 4, 5, 6, 9]);
+    const bySuperuser = await patch(marketer.id, { roles: [2] }, rootToken);
+    assert.equal(bySuperuser.statusCode, 200);
   });
 
   test('when only the name changes, then refresh tokens keep working', async () => {

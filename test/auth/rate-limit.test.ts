@@ -8,6 +8,7 @@ import { type Pair, ROOT, uniqueEmail } from './auth-helpers.ts';
 const LIMITS = {
   enabled: true,
   loginPerAccount: 2,
+  loginPerAccountAllIps: 2,
   loginPerIp: 3,
   registerPerIp: 2,
   refreshPerIp: 3,
@@ -70,14 +71,14 @@ describe('rate limits (in memory)', () => {
       payload: { username, password },
     });
 
-  test('when one account is tried from many addresses, then the per-account limit answers 429 with Retry-After', async () => {
+  test('when one account fails from many addresses, then the all-addresses limit answers 429 with Retry-After', async () => {
     const account = uniqueEmail('target');
     assert.equal((await loginFrom(t, freshIp(), account)).statusCode, 401);
     assert.equal((await loginFrom(t, freshIp(), account.toUpperCase())).statusCode, 401);
     assertRateLimited(await loginFrom(t, freshIp(), ` ${account} `));
   });
 
-  test('when the per-account limit is reached, then even the right password waits; the other context counts apart', async () => {
+  test('when the all-addresses limit is reached, then even the right password waits; the other context counts apart', async () => {
     const ip = freshIp();
     await loginFrom(t, freshIp(), ROOT.username);
     await loginFrom(t, freshIp(), ROOT.username);

@@ -115,15 +115,16 @@ describe('cart', () => {
     assert.equal(absent.statusCode, 404);
   });
 
-  test('when quantities are out of 1–999, then 400; when a line would pass 999, then 422', async () => {
+  test('when quantities are out of 1–999, then 400; when a line would pass cart_max_line_qty, then 422', async () => {
     const p = await makeProduct(t.app.db);
     for (const qty of [0, -1, 1000, 1.5]) {
       const res = await call(t.app, 'POST', '/rest/cart/items', {}, { productId: p, qty });
       assert.equal(res.statusCode, 400, `qty ${qty}`);
     }
-    const who = await fillCart(t.app, {}, [[p, 999]]);
+    const who = await fillCart(t.app, {}, [[p, 100]]);
     const over = await call(t.app, 'POST', '/rest/cart/items', who, { productId: p, qty: 1 });
     assert.equal(over.statusCode, 422);
+    assert.equal(over.json().error.code, 'LIMIT_REACHED');
     const extra = await call(t.app, 'POST', '/rest/cart/items', who, { productId: p, qty: 1, price: 1 });
     assert.equal(extra.statusCode, 400);
   });

@@ -6,17 +6,9 @@ import { PLAN_CACHE_MODE, queryRows } from '../../src/db/client.ts';
 import type { Caller } from '../../src/http/access.ts';
 import { categories } from '../../src/modules/catalog/catalog.tables.ts';
 import { productResource } from '../../src/modules/catalog/product.resource.ts';
-import { mergeSettings } from '../../src/modules/settings/settings.service.ts';
 import { parseListQuery } from '../../src/resources/list-query.ts';
 import { countQuery, pageQuery, statePageQuery } from '../../src/resources/repo.ts';
-import {
-  jsonSelectionFor,
-  orderFor,
-  paramValues,
-  selectionFor,
-  settingValues,
-  whereFor,
-} from '../../src/resources/sql.ts';
+import { jsonSelectionFor, orderFor, paramValues, selectionFor, whereFor } from '../../src/resources/sql.ts';
 import type { ReadContext, Scope } from '../../src/resources/types.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { insertProducts } from '../helpers/catalog-factories.ts';
@@ -122,15 +114,23 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
         if ('categoryId' in query) query.categoryId = String(categoryId);
         const caller: Caller =
           scope === 'public' ? { kind: 'guest' } : { kind: 'admin', sub: 'x', roles: [1] };
-        const ctx: ReadContext = { db: t.database.db, config: t.config, caller, scope, settings: null };
+        const settingsSource = t.app.settingsSource;
+        const ctx: ReadContext = {
+          db: t.database.db,
+          config: t.config,
+          caller,
+          scope,
+          settings: null,
+          settingsSource,
+        };
         const parsed = parseListQuery(productResource, query, scope);
         const where = whereFor(productResource, ctx, parsed);
-        const settings = mergeSettings(t.config, []);
         const values = {
           ...paramValues(ctx, parsed),
-          ...settingValues(productResource, settings),
+          ...settingsSource.fallbacks(),
           limit: 15,
           offset: 0,
+          page: 1,
         };
         const parts = {
           selection: selectionFor(productResource, ctx),
@@ -146,7 +146,16 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
           `page: ${page.sql}`,
         );
         for (const rowsAs of ['text', 'json'] as const) {
-          const statePage = statePageQuery(t.database.db, productResource, parts, rowsAs).toSQL();
+          const statePage = statePageQuery(
+            t.database.db,
+            productResource,
+            parts,
+            {
+              settingsJson: settingsSource.storedJson(),
+              perPage: sql`least(${sql.placeholder('limit')}::int, ${settingsSource.valueSql('rest_max_page_size', 'positiveInteger')})`,
+            },
+            rowsAs,
+          ).toSQL();
           const statePlan = await plan(statePage.sql, fillPlaceholders(statePage.params, values));
           assert.deepEqual(seqScans(statePlan), [], `state+page (${rowsAs}): ${statePage.sql}`);
         }

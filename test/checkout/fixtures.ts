@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../../src/app.ts';
+import { sessionToken } from '../helpers/app.ts';
 import type { Db } from '../../src/db/client.ts';
 import { products } from '../../src/modules/catalog/catalog.tables.ts';
 import { coupons, gifts } from '../../src/modules/catalog/promotions.tables.ts';
@@ -122,11 +123,11 @@ export async function makeCustomer(
     .insert(customers)
     .values({ email, passwordHash: 'x', firstName: 'Ada', lastName: 'Lovelace', loyaltyPoints: points })
     .returning({ id: customers.id });
-  return { id: row.id, token: await app.tokens.sign({ sub: String(row.id), ctx: 'customer' }), email };
+  return { id: row.id, token: await sessionToken(app, { sub: String(row.id), ctx: 'customer' }), email };
 }
 
 export function adminToken(app: App, roles: number[] = [6]): Promise<string> {
-  return app.tokens.sign({ sub: 'static:ops@example.com', ctx: 'admin', roles });
+  return sessionToken(app, { sub: 'static:ops@example.com', ctx: 'admin', roles });
 }
 
 /** Who is calling: a bearer token, a guest cart token, or nobody. */

@@ -165,10 +165,10 @@ describe('POST /rest/checkout/place-order', () => {
   });
 
   test('when a cart is too large to price or to store, then totals and place-order answer 422 and nothing is written', async () => {
-    // 9,999,999 kg × 999 over a 21,474,836.47-per-kg surcharge is ~2 × 10^17 cents: beyond exact numbers.
+    // 9,999,999 kg × 100 at a 21,474,836.47-per-kg surcharge is ~2 × 10^18 cents: beyond exact numbers.
     const heavy = await makeProduct(t.app.db, { price: 100, weightKg: 9_999_999, stockQty: 999 });
     const costly = await makeTransport(t.app.db, { price: 0, overweightPricePerKg: 2_147_483_647 });
-    const who = await fillCart(t.app, {}, [[heavy, 999]]);
+    const who = await fillCart(t.app, {}, [[heavy, 100]]);
     const before = await orders();
     const quote = await totals(t.app, who, { transportId: costly });
     assert.equal(quote.statusCode, 422, quote.body);

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestDatabase, type TestDatabase, testEngine } from '../helpers/database.ts';
 import { report } from '../helpers/hardening/figures.ts';
 import { ROOT, uniqueEmail } from '../helpers/hardening/fixtures.ts';
-import { http, mint, type ServerProcess, startServer } from '../helpers/hardening/server.ts';
+import { adminLogin, http, type ServerProcess, startServer } from '../helpers/hardening/server.ts';
 
 // Abuse against the real server process: guessing coupons, mass registration, huge pages,
 // slow clients, absurdly deep JSON. Each is answered as documented, and the process's
@@ -76,7 +76,7 @@ describe('abuse limits on the server process', () => {
         http: { requestTimeoutMs: REQUEST_TIMEOUT_MS, connectionTimeoutMs: 5_000 },
       },
     });
-    admin = await mint({ sub: `static:${ROOT.username}`, ctx: 'admin', roles: [1] });
+    admin = await adminLogin(server.base, ROOT);
     for (let i = 0; i < 3; i++) {
       const res = await http(server.base, 'POST', '/rest/product/product', {
         token: admin,
@@ -131,12 +131,9 @@ describe('abuse limits on the server process', () => {
     );
   });
 
-  test('when a guest asks for a billion rows, then the ceiling is served silently; beyond int32 is a 400', async () => {
-    const absurd = await http(server.base, 'GET', '/rest/product/product?limit=1000000000000');
-    assert.equal(absurd.status, 400, absurd.text);
-    assert.equal((absurd.json as { error: { code: string } }).error.code, 'VALIDATION_FAILED');
-    const answers: string[] = [`1e12:${absurd.status}`];
-    for (const limit of [5_000, 100_000, 1_000_000_000]) {
+  test('when a guest asks for a billion rows or more, then the ceiling is served silently', async () => {
+    const answers: string[] = [];
+    for (const limit of [5_000, 100_000, 1_000_000_000, 1_000_000_000_000]) {
       const res = await http(server.base, 'GET', `/rest/product/product?limit=${limit}`);
       assert.equal(res.status, 200, res.text);
       const body = res.json as { data: unknown[]; pagination: { per_page: number } };

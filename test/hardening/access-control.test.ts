@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { RouteOptions } from 'fastify';
 import type { Access } from '../../src/http/access.ts';
-import { ALL_ROLE_IDS, Role } from '../../src/modules/auth/roles.ts';
+import { ALL_ROLE_IDS, Role } from '../../src/http/roles.ts';
 import { bearer } from '../helpers/app.ts';
 import { type LoggedApp, startLoggedApp } from '../helpers/hardening/app.ts';
 import { report, seedOf, Tally } from '../helpers/hardening/figures.ts';
@@ -19,6 +19,7 @@ import { backOfficeKeys, emailsIn, internalLeak } from '../helpers/hardening/lea
 import { fetchOpenApi, type JsonSchema, type Operation, operationsOf } from '../helpers/hardening/openapi.ts';
 import { collectionOf, type Fixtures } from '../helpers/hardening/requests.ts';
 import { validArb } from '../helpers/hardening/values.ts';
+import { BACKEND_READERS } from '../helpers/read-roles.ts';
 
 // Access control driven by app.routeList, on the normal app (validation on, real ids, valid
 // bodies): the role matrix of every /rest route, every customer-reachable id route against
@@ -270,6 +271,19 @@ describe(`access control over every route (FC_SEED=${SEED})`, () => {
     });
     assert.ok(covered >= Math.min(routes.length, 1), 'at least one id route is aimed at');
     assert.deepEqual(wrong, []);
+  });
+
+  test('when the read routes of personal and commercial data are declared, then their roles are exactly the read-role table', async () => {
+    const reads = routesOf(t.app.routeList).filter((r) => r.method === 'GET');
+    for (const [path, readers] of Object.entries(BACKEND_READERS)) {
+      const routes = reads.filter((r) => r.url === path || r.url.startsWith(`${path}/`));
+      assert.ok(routes.length > 0, `no read route under ${path}`);
+      for (const route of routes) {
+        assert.ok(route.access.kind === 'admin' || route.access.kind === 'customerOrAdmin', route.url);
+        const roles = 'roles' in route.access ? [...route.access.roles].sort() : [];
+        assert.deepEqual(roles, [...readers].sort(), `${route.url} reads with roles ${roles}`);
+      }
+    }
   });
 
   test('when every /rest route is called by each kind of caller, then 401 / 403 / 403 / passes, with valid input', async () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { report, seedOf, sized } from '../helpers/hardening/figures.ts';
 import { ROOT } from '../helpers/hardening/fixtures.ts';
-import { http, mint, type ServerProcess, startServer, tempDir } from '../helpers/hardening/server.ts';
+import { adminLogin, http, type ServerProcess, startServer, tempDir } from '../helpers/hardening/server.ts';
 import {
   allOrders,
   guestOrder,
@@ -43,9 +43,6 @@ describe(`crash and restart on PGlite (FC_SEED=${SEED})`, () => {
   let admin: string;
   let shop: Shop;
 
-  before(async () => {
-    admin = await mint({ sub: `static:${ROOT.username}`, ctx: 'admin', roles: [1] });
-  });
   after(async () => {
     await server?.stop(2_000);
     dir.remove();
@@ -56,6 +53,7 @@ describe(`crash and restart on PGlite (FC_SEED=${SEED})`, () => {
     const acknowledged: OrderAttempt[] = [];
     const rows: string[] = [];
     server = await startServer({ dataDir, config });
+    admin = await adminLogin(server.base, ROOT);
     shop = await seedShop(server.base, admin, STOCK);
     for (let iteration = 1; iteration <= ITERATIONS; iteration++) {
       const current = server;

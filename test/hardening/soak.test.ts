@@ -4,7 +4,7 @@ import pg from 'pg';
 import { LONG, report, sized } from '../helpers/hardening/figures.ts';
 import { ROOT, uniqueEmail } from '../helpers/hardening/fixtures.ts';
 import { type Cluster, findPostgresBin, startCluster } from '../helpers/hardening/postgres.ts';
-import { http, mint, type ServerProcess, startServer } from '../helpers/hardening/server.ts';
+import { adminLogin, http, type ServerProcess, startServer } from '../helpers/hardening/server.ts';
 import { type LoadShop, runStorefrontLoad } from '../helpers/hardening/storefront-load.ts';
 
 // Load and soak: autocannon on loopback against the server process on PostgreSQL (a throw-away
@@ -78,7 +78,7 @@ describe('load and soak on PostgreSQL', { skip: SKIP }, () => {
     client = new pg.Client({ connectionString: dbUrl });
     await client.connect();
 
-    const root = await mint({ sub: `static:${ROOT.username}`, ctx: 'admin', roles: [1] });
+    const root = await adminLogin(server.base, ROOT);
     const productIds: number[] = [];
     for (let i = 0; i < PRODUCTS; i++) {
       const res = await http(server.base, 'POST', '/rest/product/product', {

@@ -1,12 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { type App, buildApp } from '../../src/app.ts';
 import { type Config, parseConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/client.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
-export const TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+/** Made for this test run, so no key written in the repository is ever accepted. */
+export const TEST_SECRET = randomBytes(32).toString('base64url');
 
-/** A valid configuration for tests: quiet, no demo data, rate limits off unless asked. */
+/** A valid configuration for tests: quiet, no demo data, rate limits and job workers off unless asked. */
 export function testConfig(overrides: Record<string, unknown> = {}): Config {
   return parseConfig({
     logLevel: 'silent',
@@ -14,6 +16,7 @@ export function testConfig(overrides: Record<string, unknown> = {}): Config {
     dataDir: 'memory://',
     auth: { secret: TEST_SECRET },
     rateLimit: { enabled: false },
+    jobs: { enabled: false },
     ...overrides,
   });
 }
@@ -49,6 +52,14 @@ export async function startTestApp(
 /** The parsed JSON body of an inject response. */
 export function body<T = Record<string, unknown>>(response: LightMyRequestResponse): T {
   return response.json() as T;
+}
+
+/** An access token of a new session of this account, as login would give (no password needed). */
+export async function sessionToken(
+  app: App,
+  claims: { sub: string; ctx: 'admin' | 'customer'; roles?: number[] },
+): Promise<string> {
+  return (await app.sessions.open(claims)).access_token;
 }
 
 export function bearer(token: string): Record<string, string> {

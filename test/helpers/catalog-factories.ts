@@ -4,17 +4,17 @@ import type { App } from '../../src/app.ts';
 import type { Db } from '../../src/db/client.ts';
 import { products } from '../../src/modules/catalog/catalog.tables.ts';
 import { customers } from '../../src/modules/customers/customer.tables.ts';
-import { bearer } from './app.ts';
+import { bearer, sessionToken } from './app.ts';
 
 // Small data factories for the catalog tests: rows through the back-office API when the test is
 // about the API, straight through drizzle when a test only needs many rows.
 
 export async function adminHeaders(app: App, roles: number[] = [1]): Promise<Record<string, string>> {
-  return bearer(await app.tokens.sign({ sub: 'static:t@example.com', ctx: 'admin', roles }));
+  return bearer(await sessionToken(app, { sub: 'static:t@example.com', ctx: 'admin', roles }));
 }
 
 export async function customerHeaders(app: App, customerId: number): Promise<Record<string, string>> {
-  return bearer(await app.tokens.sign({ sub: String(customerId), ctx: 'customer' }));
+  return bearer(await sessionToken(app, { sub: String(customerId), ctx: 'customer' }));
 }
 
 let sequence = 0;

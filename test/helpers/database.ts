@@ -35,17 +35,25 @@ async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 
 /** A fresh, migrated database of its own for one test file; nothing is shared between files. */
 export async function createTestDatabase(
-  options: { dataDir?: string; poolSize?: number } = {},
+  options: { dataDir?: string; poolSize?: number; onQuery?: (text: string) => void } = {},
 ): Promise<TestDatabase> {
   if (testEngine === 'pglite') {
-    const database = await openDatabase({ dataDir: options.dataDir ?? 'memory://' });
+    const database = await openDatabase({
+      dataDir: options.dataDir ?? 'memory://',
+      onQuery: options.onQuery,
+    });
     await database.migrate();
     return { database, destroy: () => database.close() };
   }
   const name = `shop_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   await withAdmin((c) => c.query(`create database ${name}`));
   const url = urlFor(name);
-  const database = await openDatabase({ databaseUrl: url, dataDir: '', poolSize: options.poolSize ?? 20 });
+  const database = await openDatabase({
+    databaseUrl: url,
+    dataDir: '',
+    poolSize: options.poolSize ?? 20,
+    onQuery: options.onQuery,
+  });
   await database.migrate();
   return {
     database,

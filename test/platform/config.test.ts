@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { ConfigError, DEMO_SECRET, loadConfig, parseConfig } from '../../src/config.ts';
+import { ConfigError, loadConfig, parseConfig } from '../../src/config.ts';
 
 function configDir(content: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), 'shop-config-'));
@@ -56,7 +56,17 @@ describe('configuration', () => {
       () => parseConfig({ nodeEnv: 'production', auth: { secret: 'short' } }),
       /at least 32 bytes/,
     );
-    assert.throws(() => parseConfig({ nodeEnv: 'production', auth: { secret: DEMO_SECRET } }), /demo secret/);
+    assert.throws(
+      () => parseConfig({ nodeEnv: 'production', auth: { secret: 'demo-secret-for-my-shop-0123456789abcdef' } }),
+      /demo secret/,
+    );
+    // The key once shipped in config/shop.json is public: refused in every environment.
+    for (const nodeEnv of ['development', 'production']) {
+      assert.throws(
+        () => parseConfig({ nodeEnv, auth: { secret: 'demo-secret-change-me-before-going-live-0123456789' } }),
+        /published/,
+      );
+    }
     const strong = 'k7Qz1vX9pL2mN8bR4tY6wE3uI5oA0sD7fG1hJ9kL';
     assert.equal(parseConfig({ nodeEnv: 'production', auth: { secret: strong } }).auth.secret, strong);
   });

@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { buildApp, loggerOptions, type App } from '../../src/app.ts';
 import { access } from '../../src/http/access.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { testConfig } from '../helpers/app.ts';
+import { sessionToken, testConfig } from '../helpers/app.ts';
 
 describe('errors and request ids', () => {
   let app: App;
@@ -45,10 +45,11 @@ describe('errors and request ids', () => {
     assert.equal(res.json().error.code, 'NOT_FOUND');
   });
 
-  test('when the method is not served on a path, then a JSON 404 envelope answers', async () => {
+  test('when the method is not served on a path, then a JSON 405 envelope answers with Allow', async () => {
     const res = await app.inject({ method: 'DELETE', url: '/health/live' });
-    assert.equal(res.statusCode, 404);
-    assert.equal(res.json().error.code, 'NOT_FOUND');
+    assert.equal(res.statusCode, 405);
+    assert.equal(res.headers.allow, 'GET, HEAD');
+    assert.equal(res.json().error.code, 'METHOD_NOT_ALLOWED');
   });
 
   test('when the JSON is malformed, then 400 VALIDATION_FAILED', async () => {
@@ -130,7 +131,7 @@ describe('errors and request ids', () => {
   test('when a caller without access sends a bad body, then access is refused before the body is judged', async () => {
     const noToken = await app.inject({ method: 'POST', url: '/rest/system/admin-user', payload: {} });
     assert.equal(noToken.statusCode, 401);
-    const customer = await app.tokens.sign({ sub: '1', ctx: 'customer' });
+    const customer = await sessionToken(app, { sub: '1', ctx: 'customer' });
     const asCustomer = await app.inject({
       method: 'POST',
       url: '/rest/system/admin-user',

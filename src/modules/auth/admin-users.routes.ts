@@ -2,14 +2,27 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access, type Caller } from '../../http/access.ts';
 import { Envelope, ListEnvelope, ok } from '../../http/envelope.ts';
 import { errorResponse } from '../../http/openapi.ts';
-import { createAdminUser, getAdminUser, listAdminUsers, updateAdminUser } from './admin-users.service.ts';
-import { AdminUser, AdminUserCreateBody, AdminUserPatchBody, IdParams, PageQuery } from './auth.schemas.ts';
-import { Role } from './roles.ts';
+import {
+  type Actor,
+  createAdminUser,
+  getAdminUser,
+  listAdminUsers,
+  updateAdminUser,
+} from './admin-users.service.ts';
+import {
+  AdminUser,
+  AdminUserCreateBody,
+  AdminUserListQuery,
+  AdminUserPatchBody,
+  IdParams,
+} from './auth.schemas.ts';
+import { limitAsSent } from '../../resources/pagination.ts';
+import { Role } from '../../http/roles.ts';
 
 const PATH = '/rest/system/admin-user';
 
-function rolesOf(caller: Caller): number[] {
-  return caller.kind === 'admin' ? caller.roles : [];
+function actorOf(caller: Caller): Actor {
+  return caller.kind === 'admin' ? { sub: caller.sub, roles: caller.roles } : { sub: '', roles: [] };
 }
 
 type TypedApp = Parameters<FastifyPluginAsyncTypebox>[0];
@@ -23,15 +36,13 @@ function readRoutes(app: TypedApp): void {
       schema: {
         tags,
         summary: 'List admin users',
-        querystring: PageQuery,
+        querystring: AdminUserListQuery,
         response: { 200: ListEnvelope(AdminUser) },
       },
       config,
+      preValidation: limitAsSent,
     },
-    async (request) => {
-      const { data, pagination } = await listAdminUsers(app.db, request.query.page, request.query.limit);
-      return { success: true as const, data, pagination };
-    },
+    async (request) => listAdminUsers(app.db, request.query),
   );
 
   app.get(
@@ -62,7 +73,7 @@ function writeRoutes(app: TypedApp): void {
       config,
     },
     async (request, reply) => {
-      const user = await createAdminUser(app.db, rolesOf(request.caller), request.body);
+      const user = await createAdminUser(app.db, actorOf(request.caller), request.body);
       return reply.status(201).send(ok(user));
     },
   );
@@ -80,11 +91,11 @@ function writeRoutes(app: TypedApp): void {
       config,
     },
     async (request) =>
-      ok(await updateAdminUser(app.db, rolesOf(request.caller), request.params.id, request.body)),
+      ok(await updateAdminUser(app.db, actorOf(request.caller), request.params.id, request.body)),
   );
 }
 
-/** `system/admin-user`: database back-office users (CONTRACT §4), Admin role (3). */
+/** `system/admin-user`: database back-office users, Admin role (3) (docs/security.md). */
 export const adminUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
   readRoutes(app);
   writeRoutes(app);

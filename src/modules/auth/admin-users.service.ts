@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/errors.ts';
 import type { AdminUserCreate, AdminUserPatch } from './auth.schemas.ts';
 import {
@@ -6,14 +7,13 @@ import {
   countAdmins,
   findAdminById,
   insertAdmin,
-  isUniqueViolation,
   listAdmins,
-  revokeSubjectRefreshTokens,
   updateAdmin,
 } from './auth.repo.ts';
 import type { AdminUserRow } from './auth.tables.ts';
+import { appliedPageSize, paginationOf } from '../../resources/pagination.ts';
 import { hashPassword } from './passwords.ts';
-import { Role } from './roles.ts';
+import { Role } from '../../http/roles.ts';
 
 export interface AdminUserView {
   id: number;
@@ -24,8 +24,6 @@ export interface AdminUserView {
   createdAt: string;
 }
 
-export const DEFAULT_PAGE_SIZE = 15;
-
 function view(row: AdminUserRow): AdminUserView {
   const { id, username, name, roles, active, createdAt } = row;
   return { id, username, name, roles, active, createdAt: createdAt.toISOString() };
@@ -35,27 +33,47 @@ function uniqueSorted(roles: readonly number[]): number[] {
   return [...new Set(roles)].sort((a, b) => a - b);
 }
 
+/** The admin making the change: its token subject and roles. */
+export interface Actor {
+  sub: string;
+  roles: readonly number[];
+}
+
 /**
- * Only a Superuser may hand out the Superuser role or change a Superuser's account;
- * otherwise an Admin (3) could make themselves, or anyone, all-powerful.
+ * Only a Superuser may hand out the Superuser role or change a Superuser's account; otherwise an
+ * Admin (3) could make themselves, or anyone, all-powerful. For the same reason an Admin grants or
+ * withdraws only roles it holds itself.
  */
-function assertMayManage(actorRoles: readonly number[], roles: readonly number[]): void {
-  if (roles.includes(Role.Superuser) && !actorRoles.includes(Role.Superuser)) {
+function assertMayManage(
+  actor: Actor,
+  targetRoles: readonly number[],
+  changedRoles: readonly number[],
+): void {
+  if (actor.roles.includes(Role.Superuser)) return;
+  if (targetRoles.includes(Role.Superuser) || changedRoles.includes(Role.Superuser)) {
     throw new AppError('FORBIDDEN', 'only a Superuser may grant the Superuser role or change a Superuser');
   }
+  const notHeld = changedRoles.filter((role) => !actor.roles.includes(role));
+  if (notHeld.length > 0) {
+    throw new AppError(
+      'FORBIDDEN',
+      `an admin may grant or withdraw only roles it holds (not ${notHeld.join(', ')})`,
+    );
+  }
+}
+
+/** The roles in one set and not the other: what a change grants or withdraws. */
+function roleDifference(before: readonly number[], after: readonly number[]): number[] {
+  return [...before.filter((r) => !after.includes(r)), ...after.filter((r) => !before.includes(r))];
 }
 
 function notFound(): AppError {
   return new AppError('NOT_FOUND', 'no such admin user');
 }
 
-export async function createAdminUser(
-  db: Db,
-  actorRoles: number[],
-  input: AdminUserCreate,
-): Promise<AdminUserView> {
+export async function createAdminUser(db: Db, actor: Actor, input: AdminUserCreate): Promise<AdminUserView> {
   const roles = uniqueSorted(input.roles);
-  assertMayManage(actorRoles, roles);
+  assertMayManage(actor, roles, roles);
   const passwordHash = await hashPassword(input.password);
   try {
     const row = await insertAdmin(db, {
@@ -72,21 +90,11 @@ export async function createAdminUser(
   }
 }
 
-export async function listAdminUsers(db: Db, page: number, requestedLimit: number | '') {
-  const limit = requestedLimit || DEFAULT_PAGE_SIZE;
+export async function listAdminUsers(db: Db, query: { page?: number; limit?: number }) {
+  const page = query.page ?? 1;
+  const limit = appliedPageSize(query.limit ?? 0, 'backend', Number.MAX_SAFE_INTEGER);
   const [rows, total] = await Promise.all([listAdmins(db, (page - 1) * limit, limit), countAdmins(db)]);
-  const totalPages = Math.ceil(total / limit);
-  return {
-    data: rows.map(view),
-    pagination: {
-      current_page: page,
-      per_page: limit,
-      total,
-      total_pages: totalPages,
-      has_next: page < totalPages,
-      has_prev: page > 1,
-    },
-  };
+  return { success: true as const, data: rows.map(view), pagination: paginationOf(page, limit, total) };
 }
 
 export async function getAdminUser(db: Db, id: number): Promise<AdminUserView> {
@@ -101,13 +109,10 @@ function changedRoles(row: AdminUserRow, roles: number[] | undefined): number[] 
   return next.join(',') === uniqueSorted(row.roles).join(',') ? undefined : next;
 }
 
-/**
- * Applies a patch. Disabling the user, changing its roles or its password revokes its
- * refresh tokens in the same transaction, so the change holds at the next refresh at the latest.
- */
+/** Applies a patch; nobody changes their own roles. */
 export async function updateAdminUser(
   db: Db,
-  actorRoles: number[],
+  actor: Actor,
   id: number,
   patch: AdminUserPatch,
 ): Promise<AdminUserView> {
@@ -116,13 +121,12 @@ export async function updateAdminUser(
     const row = await findAdminById(tx, id, true);
     if (!row) throw notFound();
     const roles = changedRoles(row, patch.roles);
-    assertMayManage(actorRoles, [...row.roles, ...(roles ?? [])]);
-    const changes: AdminUserChanges = { roles, passwordHash, name: patch.name?.trim(), active: patch.active };
-    const updated = await updateAdmin(tx, id, changes);
-    const disabled = row.active && patch.active === false;
-    if (disabled || roles !== undefined || passwordHash !== undefined) {
-      await revokeSubjectRefreshTokens(tx, 'admin', String(id));
+    if (roles !== undefined && actor.sub === String(id)) {
+      throw new AppError('FORBIDDEN', 'nobody changes their own roles');
     }
-    return view(updated);
+    assertMayManage(actor, row.roles, roles ? roleDifference(row.roles, roles) : []);
+    const changes: AdminUserChanges = { roles, passwordHash, name: patch.name?.trim(), active: patch.active };
+    // Disabling, new roles or a new password end every session of the user (a database trigger).
+    return view(await updateAdmin(tx, id, changes));
   });
 }

@@ -4,16 +4,6 @@ import { type CustomerRow, customers } from '../customers/customer.tables.ts';
 import { type AdminUserRow, adminUsers, refreshTokens } from './auth.tables.ts';
 import type { AuthContext } from './tokens.ts';
 
-/** True when the error (or one it wraps) is PostgreSQL's unique_violation. */
-export function isUniqueViolation(err: unknown): boolean {
-  let current: unknown = err;
-  for (let depth = 0; depth < 5 && current instanceof Object; depth++) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
-
 // Customers. E-mails arrive normalised (trimmed, lower-cased); lower() uses the unique index.
 
 export async function findCustomerByEmail(db: Db, email: string): Promise<CustomerRow | undefined> {
@@ -101,18 +91,20 @@ export interface NewRefreshToken {
   expiresAt: Date;
 }
 
-export async function insertRefreshToken(db: Db, values: NewRefreshToken): Promise<void> {
-  await db.insert(refreshTokens).values(values);
+/** Stores a refresh token; its id is the session that access tokens name. */
+export async function insertRefreshToken(db: Db, values: NewRefreshToken): Promise<number> {
+  const [row] = await db.insert(refreshTokens).values(values).returning({ id: refreshTokens.id });
+  return row.id;
 }
 
-/** The subject of a refresh token that is of this context, not revoked and not expired. */
-export async function findLiveRefreshSubject(
+/** The session of a refresh token that is of this context, not revoked and not expired. */
+export async function findLiveRefreshSession(
   db: Db,
   tokenHash: string,
   context: AuthContext,
-): Promise<string | undefined> {
+): Promise<{ id: number; subject: string } | undefined> {
   const [row] = await db
-    .select({ subject: refreshTokens.subject })
+    .select({ id: refreshTokens.id, subject: refreshTokens.subject })
     .from(refreshTokens)
     .where(
       and(
@@ -123,7 +115,7 @@ export async function findLiveRefreshSubject(
       ),
     )
     .limit(1);
-  return row?.subject;
+  return row;
 }
 
 export async function revokeRefreshToken(db: Db, tokenHash: string, context: AuthContext): Promise<void> {
@@ -134,24 +126,6 @@ export async function revokeRefreshToken(db: Db, tokenHash: string, context: Aut
       and(
         eq(refreshTokens.tokenHash, tokenHash),
         eq(refreshTokens.context, context),
-        isNull(refreshTokens.revokedAt),
-      ),
-    );
-}
-
-/** Revokes every live refresh token of one account (password change, disabling, new roles). */
-export async function revokeSubjectRefreshTokens(
-  db: Db,
-  context: AuthContext,
-  subject: string,
-): Promise<void> {
-  await db
-    .update(refreshTokens)
-    .set({ revokedAt: sql`now()` })
-    .where(
-      and(
-        eq(refreshTokens.context, context),
-        eq(refreshTokens.subject, subject),
         isNull(refreshTokens.revokedAt),
       ),
     );

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { access, customerIdOf } from '../../http/access.ts';
 import { Envelope, ok, SuccessOnly } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
+import { neverStored } from '../../http/no-store.ts';
 import { errorResponse } from '../../http/openapi.ts';
 import { mergeGuestCartAtLogin } from '../cart/cart.service.ts';
 import {
@@ -28,7 +29,8 @@ import {
   refreshAccess,
   registerCustomer,
 } from './auth.service.ts';
-import { perIpLimit, perKeyLimit } from './rate-limit.ts';
+import { loginLimits } from './login-limits.ts';
+import { perIpLimit, perKeyLimit } from '../../http/rate-limit.ts';
 import type { AuthContext } from './tokens.ts';
 
 const CONTEXTS: AuthContext[] = ['admin', 'customer'];
@@ -55,18 +57,23 @@ const tags = ['auth'];
 /** Login, refresh and logout of one context. */
 function sessionRoutes(app: TypedApp, deps: AuthDeps, ctx: AuthContext): void {
   const login = ctx === 'admin' ? loginAdmin : loginCustomer;
+  const limits = loginLimits(app, ctx, accountKey);
   app.post(
     `/rest/auth/${ctx}/login`,
     {
       schema: { tags, summary: `Log in (${ctx})`, body: LoginBody, response: { 200: TokenPair } },
       config: { access: access.public(), rateLimit: perIpLimit(app.config, 'loginPerIp') },
-      preHandler: perKeyLimit(app, 'loginPerAccount', `login:${ctx}`, accountKey),
+      preHandler: limits.check,
     },
     async (request) => {
-      const pair = await login(deps, loginName(request.body), request.body.password);
+      const pair = await limits.attempt(request, () =>
+        login(deps, loginName(request.body), request.body.password),
+      );
       // A guest's cart follows the customer who logs in with its X-Cart-Token (src/modules/cart).
-      if (ctx === 'customer')
-        await mergeGuestCartAtLogin(deps.db, app.tokens, request.headers['x-cart-token'], pair.access_token);
+      if (ctx === 'customer') {
+        const { sub } = await deps.sessions.authenticate(pair.access_token);
+        await mergeGuestCartAtLogin(deps, request.headers['x-cart-token'], Number(sub));
+      }
       return pair;
     },
   );
@@ -169,9 +176,11 @@ function customerAccountRoutes(app: TypedApp, deps: AuthDeps): void {
   );
 }
 
-/** The authentication endpoints of both contexts (spec 4.1–4.4, CONTRACT §3). */
+/** The authentication endpoints of both contexts (src/modules/auth/README.md). */
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const deps: AuthDeps = { db: app.db, tokens: app.tokens, config: app.config };
+  const deps: AuthDeps = { db: app.db, tokens: app.tokens, sessions: app.sessions, config: app.config };
+  // Tokens and profiles: never kept by a cache.
+  app.addHook('onSend', neverStored);
   for (const ctx of CONTEXTS) sessionRoutes(app, deps, ctx);
   profileRoutes(app, deps);
   customerAccountRoutes(app, deps);

@@ -12,7 +12,8 @@ const LoginPassword = Type.String({ minLength: 1, maxLength: 128 });
 const NewPassword = Type.String({ minLength: 8, maxLength: 128 });
 const RoleIds = Type.Array(Type.Integer({ minimum: 1, maximum: 9 }), {
   maxItems: 9,
-  description: 'Role ids of spec 2.3 (1 Superuser … 9 Media)',
+  description:
+    'Role ids (1 Superuser, 2 Developer, 3 Admin, 4 CMS, 5 Products, 6 Orders, 7 Reporting, 8 Marketing, 9 Media)',
 });
 
 export const LoginBody = Type.Object(
@@ -42,7 +43,7 @@ export const RefreshBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** Further fields are accepted and ignored (spec 4.4: more optional fields may exist); none is stored. */
+/** Further fields are accepted and ignored (clients may send more optional fields); none is stored. */
 export const RegisterBody = Type.Object(
   {
     email: Email,
@@ -110,15 +111,7 @@ export const AdminUserPatchBody = Type.Object(
 );
 export type AdminUserPatch = Static<typeof AdminUserPatchBody>;
 
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+export { IdParams } from '../../resources/schemas.ts';
+import { PageQuery } from '../../resources/pagination.ts';
 
-export const PageQuery = Type.Object(
-  {
-    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-    limit: Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 }), Type.Literal('')], {
-      default: 15,
-      description: 'Items per page; omitted, empty or 0 means 15',
-    }),
-  },
-  { additionalProperties: true },
-);
+export const AdminUserListQuery = Type.Object({ ...PageQuery });

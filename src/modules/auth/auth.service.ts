@@ -1,5 +1,6 @@
 import type { Config, StaticUserConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/errors.ts';
 import { recordEvent } from '../events/outbox.ts';
 import {
@@ -7,33 +8,24 @@ import {
   findAdminByUsername,
   findCustomerByEmail,
   findCustomerById,
-  findLiveRefreshSubject,
+  findLiveRefreshSession,
   insertCustomer,
-  insertRefreshToken,
-  isUniqueViolation,
   revokeRefreshToken,
-  revokeSubjectRefreshTokens,
   setCustomerPassword,
 } from './auth.repo.ts';
+import { startEmailVerification } from './self-service.service.ts';
 import { hashPassword, plainPasswordMatches, verifyDummyPassword, verifyPassword } from './passwords.ts';
-import {
-  type AccessClaims,
-  type AccessTokens,
-  type AuthContext,
-  hashRefreshToken,
-  newRefreshToken,
-} from './tokens.ts';
+import type { Sessions, TokenPair } from './sessions.ts';
+import { type AccessClaims, type AccessTokens, type AuthContext, hashRefreshToken } from './tokens.ts';
 
 export interface AuthDeps {
   db: Db;
   tokens: AccessTokens;
+  sessions: Sessions;
   config: Config;
 }
 
-export interface TokenPair {
-  access_token: string;
-  refresh_token: string;
-}
+export type { TokenPair };
 
 export interface AdminIdentity {
   id: string;
@@ -66,16 +58,9 @@ function invalidRefreshToken(): AppError {
   return new AppError('INVALID_REFRESH_TOKEN', 'the refresh token is not valid');
 }
 
-/** Signs an access token and stores a new refresh token (only its hash) for the same subject. */
-async function issuePair(deps: AuthDeps, claims: AccessClaims, db: Db = deps.db): Promise<TokenPair> {
-  const refreshToken = newRefreshToken();
-  await insertRefreshToken(db, {
-    tokenHash: hashRefreshToken(refreshToken),
-    context: claims.ctx,
-    subject: claims.sub,
-    expiresAt: new Date(Date.now() + deps.config.auth.refreshTtlSeconds * 1000),
-  });
-  return { access_token: await deps.tokens.sign(claims), refresh_token: refreshToken };
+/** A new session: a refresh token and an access token naming it. */
+function issuePair(deps: AuthDeps, claims: Omit<AccessClaims, 'sid'>, db: Db = deps.db): Promise<TokenPair> {
+  return deps.sessions.open(claims, db);
 }
 
 function findStaticUser(config: Config, username: string): StaticUserConfig | undefined {
@@ -145,6 +130,7 @@ export async function registerCustomer(deps: AuthDeps, input: Registration): Pro
     return await deps.db.transaction(async (tx) => {
       const customer = await insertCustomer(tx, values);
       await recordEvent(tx, 'customer.registered', { customerId: customer.id });
+      await startEmailVerification(tx, deps.config, customer);
       return issuePair(deps, { sub: String(customer.id), ctx: 'customer' }, tx);
     });
   } catch (err) {
@@ -159,7 +145,7 @@ async function refreshedClaims(
   deps: AuthDeps,
   ctx: AuthContext,
   subject: string,
-): Promise<AccessClaims | undefined> {
+): Promise<Omit<AccessClaims, 'sid'> | undefined> {
   if (ctx === 'admin') {
     const admin = await currentAdmin(deps, subject);
     return admin && { sub: subject, ctx, roles: admin.roles };
@@ -170,10 +156,10 @@ async function refreshedClaims(
 
 /** A new access token; the refresh token does not rotate and stays valid until it expires or is revoked. */
 export async function refreshAccess(deps: AuthDeps, ctx: AuthContext, refreshToken: string) {
-  const subject = await findLiveRefreshSubject(deps.db, hashRefreshToken(refreshToken), ctx);
-  const claims = subject === undefined ? undefined : await refreshedClaims(deps, ctx, subject);
-  if (!claims) throw invalidRefreshToken();
-  return { access_token: await deps.tokens.sign(claims) };
+  const session = await findLiveRefreshSession(deps.db, hashRefreshToken(refreshToken), ctx);
+  const claims = session === undefined ? undefined : await refreshedClaims(deps, ctx, session.subject);
+  if (!session || !claims) throw invalidRefreshToken();
+  return { access_token: await deps.tokens.sign({ ...claims, sid: session.id }) };
 }
 
 /**
@@ -185,7 +171,7 @@ export async function logout(deps: AuthDeps, ctx: AuthContext, refreshToken: str
   await revokeRefreshToken(deps.db, hashRefreshToken(refreshToken), ctx);
 }
 
-/** Checks the current password, stores the new one and revokes every refresh token of the customer. */
+/** Checks the current password and stores the new one; the database ends every session of the account. */
 export async function changeCustomerPassword(
   deps: AuthDeps,
   customerId: number,
@@ -198,10 +184,7 @@ export async function changeCustomerPassword(
     : await verifyDummyPassword(currentPassword);
   if (!customer || !matches || !customer.active) throw invalidCredentials();
   const passwordHash = await hashPassword(newPassword);
-  await deps.db.transaction(async (tx) => {
-    await setCustomerPassword(tx, customerId, passwordHash);
-    await revokeSubjectRefreshTokens(tx, 'customer', String(customerId));
-  });
+  await setCustomerPassword(deps.db, customerId, passwordHash);
 }
 
 export async function adminProfile(deps: AuthDeps, sub: string): Promise<AdminIdentity> {

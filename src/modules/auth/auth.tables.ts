@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -52,3 +53,32 @@ export const refreshTokens = pgTable(
 );
 
 export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
+
+/**
+ * The token signing key generated at first start when no secret is configured. One row, shared
+ * by every instance on the database, so no key written anywhere in the repository is ever used.
+ */
+export const signingKeys = pgTable(
+  'auth_signing_key',
+  {
+    id: integer('id').primaryKey().default(1),
+    secret: text('secret').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('auth_signing_key_single_row', sql`${t.id} = 1`)],
+);
+
+/**
+ * Revoked sessions (refresh-token ids) in the order they were revoked. Every instance reads the
+ * rows after the last id it has seen, so an access token of a revoked session is refused
+ * everywhere within one poll interval; rows older than the access-token lifetime are pruned.
+ */
+export const sessionRevocations = pgTable(
+  'auth_session_revocation',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    sessionId: bigint('session_id', { mode: 'number' }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('auth_session_revocation_revoked_at_idx').on(t.revokedAt)],
+);

@@ -7,6 +7,8 @@ export interface AccessClaims {
   sub: string;
   ctx: AuthContext;
   roles?: number[];
+  /** The session: the id of the refresh token this access token came from (revocation ends it). */
+  sid: number;
 }
 
 export interface TokenSettings {
@@ -17,7 +19,7 @@ export interface TokenSettings {
 
 const ALGORITHM = 'HS256';
 /** Clock skew tolerated between instances. */
-const LEEWAY_SECONDS = 5;
+export const LEEWAY_SECONDS = 5;
 
 export class TokenError extends Error {
   constructor(readonly expired: boolean) {
@@ -25,17 +27,18 @@ export class TokenError extends Error {
   }
 }
 
-/** Verified tokens kept so a client's repeated requests skip the signature check. */
-const VERIFIED_CACHE_SIZE = 10_000;
+/** A customer's `sub` is its id; an admin's its id or `static:<username>`. */
+const SUBJECT = { customer: /^[1-9][0-9]{0,9}$/, admin: /^(?:[1-9][0-9]{0,9}|static:.{1,254})$/s };
+const MAX_ID = 2_147_483_647;
+
+function validSubject(ctx: AuthContext, sub: unknown): sub is string {
+  if (typeof sub !== 'string' || !SUBJECT[ctx].test(sub)) return false;
+  return sub.startsWith('static:') || Number(sub) <= MAX_ID;
+}
 
 /** Signs and verifies access tokens; the key is imported once, not on every request. */
 export class AccessTokens {
   private readonly key: KeyObject;
-  /**
-   * Verification is deterministic for a given token and key, so a verified token's claims can be
-   * reused until it expires; this removes most of the per-request cost of a bearer token.
-   */
-  private readonly verified = new Map<string, { claims: AccessClaims; exp: number }>();
 
   constructor(private readonly settings: TokenSettings) {
     this.key = createSecretKey(Buffer.from(settings.secret, 'utf8'));
@@ -46,7 +49,7 @@ export class AccessTokens {
   }
 
   async sign(claims: AccessClaims): Promise<string> {
-    const payload: Record<string, unknown> = { ctx: claims.ctx, typ: 'access' };
+    const payload: Record<string, unknown> = { ctx: claims.ctx, typ: 'access', sid: claims.sid };
     if (claims.ctx === 'admin') payload.roles = claims.roles ?? [];
     return new SignJWT(payload)
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
@@ -59,23 +62,12 @@ export class AccessTokens {
       .sign(this.key);
   }
 
-  /** Verifies signature, algorithm, issuer, audience, expiry and token type, whatever the context. */
-  async verify(token: string): Promise<AccessClaims> {
-    const cached = this.verified.get(token);
-    if (cached) {
-      if (cached.exp + LEEWAY_SECONDS > Date.now() / 1000) return cached.claims;
-      this.verified.delete(token);
-      throw new TokenError(true);
-    }
-    const { claims, exp } = await this.verifySignature(token);
-    if (this.verified.size >= VERIFIED_CACHE_SIZE) {
-      this.verified.delete(this.verified.keys().next().value as string);
-    }
-    this.verified.set(token, { claims, exp });
-    return claims;
-  }
-
-  private async verifySignature(token: string): Promise<{ claims: AccessClaims; exp: number }> {
+  /**
+   * Verifies signature, algorithm, issuer, audience, expiry, token type and the shape of the
+   * subject and session, whatever the context. Whether the session is still live is the
+   * caller's question (sessions.ts).
+   */
+  async verify(token: string): Promise<{ claims: AccessClaims; exp: number }> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: [ALGORITHM],
@@ -87,11 +79,14 @@ export class AccessTokens {
       const ctx = payload.ctx;
       if (payload.typ !== 'access' || (ctx !== 'admin' && ctx !== 'customer')) throw new TokenError(false);
       if (payload.aud !== this.audience(ctx)) throw new TokenError(false);
+      if (!validSubject(ctx, payload.sub)) throw new TokenError(false);
+      const sid = payload.sid;
+      if (typeof sid !== 'number' || !Number.isSafeInteger(sid) || sid < 1) throw new TokenError(false);
       const roles = ctx === 'admin' ? payload.roles : undefined;
       if (ctx === 'admin' && !(Array.isArray(roles) && roles.every((r) => Number.isInteger(r)))) {
         throw new TokenError(false);
       }
-      const claims: AccessClaims = { sub: String(payload.sub), ctx, roles: roles as number[] | undefined };
+      const claims: AccessClaims = { sub: payload.sub, ctx, roles: roles as number[] | undefined, sid };
       return { claims, exp: payload.exp as number };
     } catch (err) {
       if (err instanceof TokenError) throw err;

@@ -1,9 +1,9 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client.ts';
 import { products } from '../catalog/catalog.tables.ts';
-import { reusableQuery } from '../../db/reusable-query.ts';
+import { statement } from '../../db/statements.ts';
 import type { CartOwner } from './cart-token.ts';
-import { CART_MAX_QTY, type CartRow, cartLines, carts } from './cart.tables.ts';
+import { type CartRow, cartLines, carts } from './cart.tables.ts';
 
 /** A cart line with the live product it points at. */
 export interface CartLineRow {
@@ -17,14 +17,14 @@ export interface CartLineRow {
   active: boolean;
 }
 
-const cartByCustomer = reusableQuery('cart_by_customer', (db) =>
+const cartByCustomer = statement('cart_by_customer', (db) =>
   db
     .select()
     .from(carts)
     .where(eq(carts.customerId, sql.placeholder('customerId')))
     .limit(1),
 );
-const cartByToken = reusableQuery('cart_by_token', (db) =>
+const cartByToken = statement('cart_by_token', (db) =>
   db
     .select()
     .from(carts)
@@ -73,18 +73,21 @@ export async function createCart(
   return rows[0];
 }
 
-const linesOfCart = reusableQuery('cart_lines', (db) =>
+/** A cart line's columns with its live product's: the shape of every cart read (CartLineRow). */
+export const CART_LINE_FIELDS = {
+  productId: cartLines.productId,
+  qty: cartLines.qty,
+  sku: products.sku,
+  name: products.name,
+  price: products.price,
+  vatRate: products.vatRate,
+  weightKg: products.weightKg,
+  active: products.active,
+};
+
+const linesOfCart = statement('cart_lines', (db) =>
   db
-    .select({
-      productId: cartLines.productId,
-      qty: cartLines.qty,
-      sku: products.sku,
-      name: products.name,
-      price: products.price,
-      vatRate: products.vatRate,
-      weightKg: products.weightKg,
-      active: products.active,
-    })
+    .select(CART_LINE_FIELDS)
     .from(cartLines)
     .innerJoin(products, eq(products.id, cartLines.productId))
     .where(eq(cartLines.cartId, sql.placeholder('cartId')))
@@ -134,18 +137,18 @@ export async function touchCart(db: Db, cartId: number): Promise<CartRow> {
 }
 
 /**
- * Moves a guest cart's lines into the customer's cart, summing quantities (capped at 999), in one
- * statement; lines over the 200-line limit are dropped, newest first, rather than failing the login.
+ * Moves a guest cart's lines into the customer's cart, summing quantities (lowered to `maxQty`), in
+ * one statement; lines over `maxLines` are dropped, newest first, rather than failing the login.
  */
 export async function mergeLines(
   db: Db,
   fromCartId: number,
   intoCartId: number,
-  maxLines: number,
+  { maxLines, maxQty }: { maxLines: number; maxQty: number },
 ): Promise<void> {
   await db.execute(sql`
     insert into cart_line (cart_id, product_id, qty, added_at)
-    select ${intoCartId}, g.product_id, g.qty, g.added_at
+    select ${intoCartId}, g.product_id, least(g.qty, ${maxQty}), g.added_at
     from cart_line g
     where g.cart_id = ${fromCartId}
       and (exists (select 1 from cart_line c where c.cart_id = ${intoCartId} and c.product_id = g.product_id)
@@ -156,7 +159,7 @@ export async function mergeLines(
           order by n.added_at, n.product_id
           limit greatest(0, ${maxLines} - (select count(*) from cart_line c where c.cart_id = ${intoCartId}))))
     on conflict (cart_id, product_id)
-    do update set qty = least(cart_line.qty + excluded.qty, ${CART_MAX_QTY})`);
+    do update set qty = least(cart_line.qty + excluded.qty, ${maxQty})`);
 }
 
 export async function deleteCart(db: Db, cartId: number): Promise<void> {

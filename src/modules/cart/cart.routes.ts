@@ -1,11 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { access } from '../../http/access.ts';
 import { Envelope, ok } from '../../http/envelope.ts';
 import { errorResponse } from '../../http/openapi.ts';
-import { perIpLimit } from '../auth/rate-limit.ts';
-import { CartTokenHeader } from '../checkout/checkout.schemas.ts';
-import { AddItemBody, CartJson, CouponBody, ProductIdParams, SetQtyBody } from './cart.schemas.ts';
+import { limitCounter } from '../../http/limit-counter.ts';
+import { perIpLimit } from '../../http/rate-limit.ts';
+import {
+  AddItemBody,
+  CartJson,
+  CartTokenHeader,
+  CouponBody,
+  ProductIdParams,
+  SetQtyBody,
+} from './cart.schemas.ts';
 import {
   addItem,
   applyCoupon,
@@ -16,6 +23,7 @@ import {
   removeItem,
   setItemQty,
 } from './cart.service.ts';
+import { neverStored } from '../../http/no-store.ts';
 
 /** Sends a guest's token back in X-Cart-Token (and data.token), so the client keeps using it. */
 function answer(reply: FastifyReply, result: CartAnswer) {
@@ -25,15 +33,18 @@ function answer(reply: FastifyReply, result: CartAnswer) {
 
 export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const deps: CartDeps = { db: app.db, config: app.config };
+  // Only a request that creates a guest cart counts, so writes to existing carts go on.
+  const newCarts = limitCounter(app, 'cartsPerIp');
+  const creating = (request: FastifyRequest, reply: FastifyReply): CartDeps => ({
+    ...deps,
+    beforeNewGuestCart: () => newCarts.take(request.ip, reply),
+  });
   const tags = ['cart'];
   // 403: an admin token (admins have no cart).
   const response = { 200: Envelope(CartJson), 403: errorResponse(403) };
   const cartAccess = { access: access.public() };
   // A cart is personal: never stored by a cache, whoever asks.
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('cache-control', 'private, no-store');
-    return payload;
-  });
+  app.addHook('onSend', neverStored);
 
   app.get(
     '/rest/cart',
@@ -56,10 +67,8 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { productId, qty } = request.body;
-      return answer(
-        reply,
-        await addItem(deps, request.caller, request.headers['x-cart-token'], productId, qty),
-      );
+      const token = request.headers['x-cart-token'];
+      return answer(reply, await addItem(creating(request, reply), request.caller, token, productId, qty));
     },
   );
 
@@ -111,7 +120,11 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const token = request.headers['x-cart-token'];
-      return answer(reply, await applyCoupon(deps, request.caller, token, request.body.code, new Date()));
+      const code = request.body.code;
+      return answer(
+        reply,
+        await applyCoupon(creating(request, reply), request.caller, token, code, new Date()),
+      );
     },
   );
 

@@ -1,6 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-
-const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+import { Id } from '../../resources/schemas.ts';
 
 export const CartLineJson = Type.Object({
   productId: Type.Integer(),
@@ -43,3 +42,10 @@ export const CouponBody = Type.Object(
   { code: Type.String({ minLength: 1, maxLength: 64 }) },
   { additionalProperties: false },
 );
+
+/** The guest cart's token header, on every cart, totals and place-order call. */
+export const CartTokenHeader = Type.Object({
+  'x-cart-token': Type.Optional(
+    Type.String({ maxLength: 200, description: 'Guest cart token; ignored for a customer' }),
+  ),
+});

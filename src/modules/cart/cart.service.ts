@@ -3,10 +3,11 @@ import type { Db } from '../../db/client.ts';
 import type { Caller } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import { fromCents } from '../../lib/money.ts';
-import { isForeignKeyViolation } from '../../resources/db-errors.ts';
-import type { AccessTokens } from '../auth/tokens.ts';
-import { countRedemptions, findCouponByCode, findProduct } from '../checkout/checkout.repo.ts';
-import { couponProblem } from '../checkout/coupons.ts';
+import { isForeignKeyViolation } from '../../db/errors.ts';
+import { findProduct } from '../catalog/product.repo.ts';
+import { countRedemptions, findCouponByCode } from '../catalog/promotions.repo.ts';
+import { couponProblem } from '../catalog/coupons.ts';
+import { getSetting } from '../settings/settings.service.ts';
 import { type CartOwner, cartOwnerOf, cartTokenHash, hashCartToken, newCartToken } from './cart-token.ts';
 import {
   cartLinesWithProducts,
@@ -22,11 +23,13 @@ import {
   touchCart,
 } from './cart.repo.ts';
 import type { CartJsonType } from './cart.schemas.ts';
-import { CART_MAX_LINES, CART_MAX_QTY, type CartRow } from './cart.tables.ts';
+import { CART_MAX_LINES, type CartRow } from './cart.tables.ts';
 
 export interface CartDeps {
   db: Db;
   config: Config;
+  /** Runs before a request creates a new guest cart (the per-address limit of new carts); may throw. */
+  beforeNewGuestCart?: () => Promise<void>;
 }
 
 /** The cart to answer, and the guest token to send back in X-Cart-Token (absent for customers). */
@@ -95,6 +98,7 @@ async function writeCart(
     if (!cart && owner.kind === 'customer') {
       cart = (await createCustomerCart(tx, owner.customerId)) ?? (await lockCart(tx, owner))!;
     } else if (!cart) {
+      await deps.beforeNewGuestCart?.();
       token = newCartToken();
       cart = (await createCart(tx, { tokenHash: hashCartToken(token) }))!;
     }
@@ -122,7 +126,16 @@ export async function readCart(
   return view(deps.db, cart, cart ? token : undefined);
 }
 
-/** Adds qty to the product's line (creating it); a line never holds more than 999, a cart more than 200 lines. */
+function lineTooLarge(maxQty: number, detail: string): AppError {
+  return new AppError('LIMIT_REACHED', `a cart line holds at most ${maxQty} units`, [
+    { field: 'qty', message: detail },
+  ]);
+}
+
+/**
+ * Adds qty to the product's line (creating it); a line never holds more than the setting
+ * `cart_max_line_qty` (422 LIMIT_REACHED), a cart more than 200 lines.
+ */
 export function addItem(
   deps: CartDeps,
   caller: Caller,
@@ -137,16 +150,13 @@ export function addItem(
       throw new AppError('UNPROCESSABLE', `a cart holds at most ${CART_MAX_LINES} lines`);
     }
     const next = (current ?? 0) + qty;
-    if (next > CART_MAX_QTY) {
-      throw new AppError('UNPROCESSABLE', `a line holds at most ${CART_MAX_QTY} units (now ${current})`, [
-        { field: 'qty', message: `at most ${CART_MAX_QTY - (current ?? 0)} more` },
-      ]);
-    }
+    const maxQty = await getSetting(tx, deps.config, 'cart_max_line_qty');
+    if (next > maxQty) throw lineTooLarge(maxQty, `at most ${Math.max(0, maxQty - (current ?? 0))} more`);
     await putLine(tx, cart.id, productId, next);
   });
 }
 
-/** Sets a line's quantity; 0 removes it. A line that is not in the cart is a 404. */
+/** Sets a line's quantity; 0 removes it. A line that is not in the cart is a 404; above `cart_max_line_qty`, 422. */
 export function setItemQty(
   deps: CartDeps,
   caller: Caller,
@@ -159,6 +169,8 @@ export function setItemQty(
     if (current === undefined && qty > 0)
       throw new AppError('NOT_FOUND', `product ${productId} is not in the cart`);
     if (qty === 0) return deleteLine(tx, cart.id, productId);
+    const maxQty = await getSetting(tx, deps.config, 'cart_max_line_qty');
+    if (qty > maxQty) throw lineTooLarge(maxQty, `must be at most ${maxQty}`);
     if (qty > (current ?? 0)) await assertSellable(tx, productId);
     await putLine(tx, cart.id, productId, qty);
   });
@@ -198,41 +210,38 @@ export function removeCoupon(deps: CartDeps, caller: Caller, token: string | und
 }
 
 /**
- * Moves a guest cart into the customer's at login: quantities summed (capped at 999), the guest's coupon
- * kept when the customer has none, the guest cart deleted. An unknown token merges nothing.
+ * Moves a guest cart into the customer's at login: quantities summed, the guest's coupon kept when the
+ * customer has none, the guest cart deleted. An unknown token merges nothing. A summed line above
+ * `cart_max_line_qty` is lowered to it rather than refused: the login must not fail over the cart,
+ * and the customer sees the quantity in the cart before ordering.
  * Locks the guest cart, then the customer's: the same order for every merge of that token.
  */
 export async function mergeGuestCart(
-  db: Db,
+  deps: CartDeps,
   cartToken: string | undefined,
   customerId: number,
 ): Promise<void> {
   const tokenHash = cartTokenHash(cartToken);
   if (tokenHash === null) return;
-  await db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     const guest = await lockCart(tx, { kind: 'guest', tokenHash });
     if (!guest) return;
     const owner: CartOwner = { kind: 'customer', customerId };
     const mine = (await createCart(tx, { customerId })) ?? (await lockCart(tx, owner))!;
-    await mergeLines(tx, guest.id, mine.id, CART_MAX_LINES);
+    const maxQty = await getSetting(tx, deps.config, 'cart_max_line_qty');
+    await mergeLines(tx, guest.id, mine.id, { maxLines: CART_MAX_LINES, maxQty });
     if (mine.couponCode === null && guest.couponCode !== null) await setCoupon(tx, mine.id, guest.couponCode);
     await deleteCart(tx, guest.id);
     await touchCart(tx, mine.id);
   });
 }
 
-/**
- * The login hook: after a successful customer login that carried X-Cart-Token, merges that guest cart
- * into the customer's. Reads the customer id from the access token just issued, so the login code
- * needs no change beyond this one call.
- */
+/** The login hook: after a customer login that carried X-Cart-Token, merges that guest cart into the customer's. */
 export async function mergeGuestCartAtLogin(
-  db: Db,
-  tokens: AccessTokens,
+  deps: CartDeps,
   cartToken: string | string[] | undefined,
-  accessToken: string,
+  customerId: number,
 ): Promise<void> {
   if (typeof cartToken !== 'string') return;
-  const claims = await tokens.verify(accessToken);
-  if (claims.ctx === 'customer') await mergeGuestCart(db, cartToken, Number(claims.sub));
+  await mergeGuestCart(deps, cartToken, customerId);
 }

@@ -25,7 +25,6 @@ export const carts = pgTable(
   ],
 );
 
-export const CART_MAX_QTY = 999;
 export const CART_MAX_LINES = 200;
 
 /** One product in a cart; the price is never stored here: it is read live from the product. */

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { defineResource, field, type Resource } from '../../resources/index.ts';
-import { Role } from '../auth/roles.ts';
+import { Role } from '../../http/roles.ts';
 import { categories } from './catalog.tables.ts';
 import { categoryHooks } from './category.service.ts';
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { AppError } from '../../http/errors.ts';
 import { defineResource, field, type Resource } from '../../resources/index.ts';
-import { Role } from '../auth/roles.ts';
+import { Role } from '../../http/roles.ts';
 import { productResource } from './product.resource.ts';
 import { coupons, gifts } from './promotions.tables.ts';
 import { transports } from './shipping.tables.ts';
@@ -86,7 +86,8 @@ export const couponResource: Resource = defineResource({
     active: field.bool(coupons.active, { create: 'optional', filter: 'eq' }),
     ...timestamps(coupons),
   },
-  read: { access: 'backend' },
+  // Codes are commercial secrets until published: Admin and Marketing only.
+  read: { access: 'backend', roles: [Role.Admin, Role.Marketing] },
   write: { roles: [Role.Marketing] },
   hooks: {
     async beforeWrite(_ctx, values, op) {

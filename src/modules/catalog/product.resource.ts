@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { eq, sql } from 'drizzle-orm';
 import { CUSTOMER_ID, defineResource, field, type Resource, WEB_URL } from '../../resources/index.ts';
-import { Role } from '../auth/roles.ts';
+import { Role } from '../../http/roles.ts';
 import { products } from './catalog.tables.ts';
 import { categoryResource } from './category.resource.ts';
 import { productHooks } from './product.service.ts';

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -49,4 +59,30 @@ export const gifts = pgTable(
     ...timestamps,
   },
   (t) => [check('gift_max_qty_check', sql`${t.maxQty} >= 1`)],
+);
+
+/**
+ * One use of a coupon by one order; counted per customer (or per guest e-mail) for perCustomerLimit.
+ * Deleted when the order is cancelled, together with the decrement of coupon.used_count.
+ */
+export const couponRedemptions = pgTable(
+  'coupon_redemption',
+  {
+    id: serial('id').primaryKey(),
+    couponId: integer('coupon_id')
+      .notNull()
+      .references(() => coupons.id, { onDelete: 'cascade' }),
+    /** The order (a plain id: promotions sit below orders and customers, so no foreign key). */
+    orderId: integer('order_id').notNull(),
+    /** The ordering customer, null for a guest (a plain id, as orderId). */
+    customerId: integer('customer_id'),
+    /** Lower-cased e-mail of the order: how a guest's uses are counted. */
+    email: text('email').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('coupon_redemption_order_key').on(t.orderId),
+    index('coupon_redemption_customer_idx').on(t.couponId, t.customerId),
+    index('coupon_redemption_email_idx').on(t.couponId, t.email),
+  ],
 );

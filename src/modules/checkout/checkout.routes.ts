@@ -1,20 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access } from '../../http/access.ts';
-import { Envelope } from '../../http/envelope.ts';
 import { errorResponse } from '../../http/openapi.ts';
-import { OrderJson, PlaceOrderBody, PlaceOrderHeaders } from '../orders/order.schemas.ts';
-import { CartTokenHeader, TotalsBody, TotalsResponse } from './checkout.schemas.ts';
-import { placeOrder } from './place-order.service.ts';
+import { CartTokenHeader } from '../cart/cart.schemas.ts';
+import { TotalsBody, TotalsResponse } from './checkout.schemas.ts';
 import { quoteCart } from './quote.ts';
 import { totalsJson } from './totals-json.ts';
+import { neverStored } from '../../http/no-store.ts';
 
 export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const deps = { db: app.db, config: app.config };
   const tags = ['checkout'];
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('cache-control', 'private, no-store');
-    return payload;
-  });
+  app.addHook('onSend', neverStored);
 
   app.post(
     '/rest/v1/checkout/totals',
@@ -37,37 +33,6 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
         new Date(),
       );
       return totalsJson(quote.totals, quote.unavailable);
-    },
-  );
-
-  app.post(
-    '/rest/checkout/place-order',
-    {
-      schema: {
-        tags,
-        summary: 'Place the cart as an order, in one transaction (Idempotency-Key supported)',
-        headers: PlaceOrderHeaders,
-        body: PlaceOrderBody,
-        response: {
-          201: Envelope(OrderJson),
-          403: errorResponse(403),
-          409: errorResponse(409),
-          422: errorResponse(422),
-        },
-      },
-      config: { access: access.public() },
-    },
-    async (request, reply) => {
-      const { caller, headers, body } = request;
-      const answer = await placeOrder(deps, {
-        caller,
-        cartToken: headers['x-cart-token'],
-        idempotencyKey: headers['idempotency-key'],
-        body,
-        now: new Date(),
-      });
-      if (answer.replayed) reply.header('idempotent-replayed', 'true');
-      return reply.status(answer.status as 201).send(answer.body);
     },
   );
 };

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 
-// Request and response schemas of the totals quote (spec 4.7, CONTRACT §7) and of place-order (§8).
+// Request and response schemas of the totals quote and of place-order (docs/checkout.md).
 // Bodies are closed (additionalProperties: false): a client can never send a price, a discount or a
 // total, and a misspelt field is a 400 rather than silently ignored.
 
@@ -35,12 +35,6 @@ export const TotalsBody = Type.Object(totalsFields, {
   description: 'Every field is optional; without transportId there is no shipping or delivery cost',
 });
 export type TotalsBodyType = Static<typeof TotalsBody>;
-
-export const CartTokenHeader = Type.Object({
-  'x-cart-token': Type.Optional(
-    Type.String({ maxLength: 200, description: 'Guest cart token; ignored for a customer' }),
-  ),
-});
 
 export const LoyaltyJson = Type.Object({
   pointSystemEnabled: Type.Boolean(),
@@ -78,7 +72,7 @@ const totalsProperties = {
   total: Money('The amount charged: payableBeforePoints − pointsCash'),
 };
 
-/** The bare totals object of spec 4.7 (no envelope), with why anything was left out. */
+/** The bare totals object (no envelope), with why anything was left out. */
 export const TotalsResponse = Type.Object(
   {
     ...totalsProperties,

@@ -35,7 +35,7 @@ export const NO_LOYALTY: LoyaltyInput = {
 };
 
 /**
- * The redemption decision of CONTRACT §7: whole units of `spendPoints`, capped so the cash never exceeds
+ * The redemption decision (docs/checkout.md): whole units of `spendPoints`, capped so the cash never exceeds
  * what is payable. A non-positive `spendPoints` or `rewardCashPerUnit` makes loyalty unusable (0 units)
  * rather than dividing by zero or spending points for no cash.
  */

@@ -8,23 +8,11 @@ import { type CartOwner, cartOwnerOf } from '../cart/cart-token.ts';
 import type { EffectiveSettings } from '../settings/registry.ts';
 import { mergeSettings, settingCents } from '../settings/settings.service.ts';
 import type { TotalsBodyType } from './checkout.schemas.ts';
-import {
-  type CouponRow,
-  type CustomerStanding,
-  countRedemptions,
-  findCustomerStanding,
-  findGiftRules,
-  findProducts,
-  type ProductRef,
-  type TransportRow,
-} from './checkout.repo.ts';
-import { couponProblem } from './coupons.ts';
-import {
-  type CartSnapshot,
-  cartSnapshotInTransaction,
-  quoteRead,
-  readTransportAndSettings,
-} from './quote.repo.ts';
+import { findProducts, type ProductRef } from '../catalog/product.repo.ts';
+import { type CouponRow, countRedemptions, findGiftRules } from '../catalog/promotions.repo.ts';
+import { type CustomerStanding, findCustomerStanding, type TransportRow } from './checkout.repo.ts';
+import { couponProblem } from '../catalog/coupons.ts';
+import { type CartSnapshot, cartSnapshot, quoteRead, readTransportAndSettings } from './quote.repo.ts';
 import {
   computeTotals,
   type LoyaltyInput,
@@ -214,7 +202,7 @@ async function load(
       customerId === null
         ? undefined
         : await findCustomerStanding(db, customerId, body.redeemPoints === true);
-    return { ...reference, snapshot: await cartSnapshotInTransaction(db, owner), customer };
+    return { ...reference, snapshot: await cartSnapshot(db, owner), customer };
   }
   const read = await quoteRead(db, owner, body.transportId ?? null);
   if (!read) {
@@ -242,7 +230,7 @@ function priceOrRefuse(input: TotalsInput): TotalsResult {
 }
 
 /**
- * The checkout quote (CONTRACT §7) of the caller's cart: loads lines, products, transport, coupon, gift
+ * The checkout quote of the caller's cart: loads lines, products, transport, coupon, gift
  * rules, settings and the points balance, and prices them with computeTotals. Used by the totals endpoint
  * and, inside its transaction with `forUpdate`, by place-order, so the quote is what gets charged.
  */

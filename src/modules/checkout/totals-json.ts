@@ -4,7 +4,7 @@ import type { LoyaltySummary, TotalsResult } from './totals.ts';
 
 // The HTTP edge of the quote: cents become JSON numbers with at most two decimals, here only.
 
-/** The figures of spec 4.7, in cents, as stored in an order's snapshot. */
+/** The figures of the totals quote, in cents, as stored in an order's snapshot. */
 export interface TotalsFigures {
   subtotal: number;
   itemCount: number;

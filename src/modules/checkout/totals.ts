@@ -1,4 +1,4 @@
-// The checkout quote of CONTRACT §7 as one pure function over integer cents: no HTTP, no database.
+// The checkout quote (docs/checkout.md) as one pure function over integer cents: no HTTP, no database.
 // The caller loads products, coupon, gift rules, transport and settings, checks what needs the database
 // (coupon dates and usage, transport existence) and converts the cents to decimals at the edge.
 
@@ -173,7 +173,7 @@ function computeCharges(input: TotalsInput, merchandise: number, grams: number, 
 }
 
 /**
- * Computes the checkout quote (CONTRACT §7, spec 4.7) from plain data in cents. A cart without any
+ * Computes the checkout quote from plain data in cents. A cart without any
  * quantity is empty: every figure is 0 (no shipping, delivery or packaging) and gifts are refused.
  * VAT choice: shipping, delivery and packaging are taxed at `shippingVatRate`, by default the highest
  * rate among the lines (the "main service" rule; it never under-declares VAT on a mixed cart).

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { defineResource, field, type Resource, WEB_URL } from '../../resources/index.ts';
-import { Role } from '../auth/roles.ts';
+import { Role } from '../../http/roles.ts';
 import { productResource } from '../catalog/product.resource.ts';
 import { reels, sliderGroups, sliders } from './cms.tables.ts';
 

@@ -27,3 +27,14 @@ export const customers = pgTable(
 );
 
 export type CustomerRow = typeof customers.$inferSelect;
+
+/**
+ * Customers who registered while verification was required, until they confirm their address:
+ * a row with no `verified_at` keeps place-order closed to them.
+ */
+export const customerEmailVerification = pgTable('customer_email_verification', {
+  customerId: integer('customer_id')
+    .primaryKey()
+    .references(() => customers.id, { onDelete: 'cascade' }),
+  verifiedAt: timestamp('verified_at', { withTimezone: true }),
+});

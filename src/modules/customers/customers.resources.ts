@@ -1,7 +1,8 @@
 import { defineResource, field, type Resource } from '../../resources/index.ts';
-import { Role } from '../auth/roles.ts';
+import { Role } from '../../http/roles.ts';
 import { productResource } from '../catalog/product.resource.ts';
 import { addresses, wishlistItems } from './address.tables.ts';
+import { assertAddressRoom } from './customer-caps.ts';
 import { customers } from './customer.tables.ts';
 
 // Customer-owned resources: a customer reaches only their own rows (the owner condition is in
@@ -42,12 +43,8 @@ export const customerResource: Resource = defineResource({
     }),
     phone: field.text(customers.phone, { read: 'customer', update: true, nullable: true, maxLength: 40 }),
     newsletter: field.bool(customers.newsletter, { read: 'customer', update: true, filter: 'eq' }),
-    loyaltyPoints: field.int(customers.loyaltyPoints, {
-      read: 'customer',
-      update: true,
-      filter: 'range',
-      sort: true,
-    }),
+    // Read-only: a balance changes only with a ledger row (orders, POST /rest/loyalty/adjustment).
+    loyaltyPoints: field.int(customers.loyaltyPoints, { read: 'customer', filter: 'range', sort: true }),
     active: field.bool(customers.active, { read: 'backend', update: true, filter: 'eq' }),
     createdAt: field.timestamp(customers.createdAt, { read: 'customer', sort: true, filter: 'range' }),
     updatedAt: field.timestamp(customers.updatedAt, { read: 'backend' }),
@@ -55,7 +52,8 @@ export const customerResource: Resource = defineResource({
   relations: {
     addresses: { kind: 'many', target: () => addressResource, key: 'customerId', read: 'customer' },
   },
-  read: { access: 'owner' },
+  // Personal data: only the back-office roles whose work needs it.
+  read: { access: 'owner', roles: [Role.Admin, Role.Orders, Role.Marketing] },
   // Customers are created by registration (with a password); the back office edits and removes.
   write: { roles: [Role.Admin], operations: ['update', 'delete'] },
   owner: 'id',
@@ -150,9 +148,15 @@ export const addressResource: Resource = defineResource({
   relations: {
     customer: { kind: 'one', target: () => customerResource, key: 'customerId', read: 'backend' },
   },
-  read: { access: 'owner' },
+  read: { access: 'owner', roles: [Role.Admin, Role.Orders, Role.Marketing] },
   write: { roles: [Role.Admin], owner: true },
   owner: 'customerId',
+  hooks: {
+    // The cap holds whoever creates the address: the customer or an admin for them.
+    async beforeWrite(ctx, values, op) {
+      if (op === 'create') await assertAddressRoom(ctx.db, values.customerId as number);
+    },
+  },
 });
 
 export const wishlistResource: Resource = defineResource({
@@ -169,7 +173,7 @@ export const wishlistResource: Resource = defineResource({
   relations: {
     product: { kind: 'one', target: () => productResource, key: 'productId', read: 'customer' },
   },
-  read: { access: 'owner' },
+  read: { access: 'owner', roles: [Role.Admin, Role.Marketing] },
   owner: 'customerId',
   defaultSort: '-addedAt',
 });

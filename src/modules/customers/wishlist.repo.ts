@@ -19,12 +19,22 @@ export async function addToWishlist(
         returning id`,
   );
   if (inserted.length) return { id: Number(inserted[0].id), created: true };
-  const existing = await db
+  const existing = await findWishlistEntry(db, customerId, productId);
+  return existing === undefined ? null : { id: existing, created: false };
+}
+
+/** The id of the customer's entry for the product, or undefined. */
+export async function findWishlistEntry(
+  db: Db,
+  customerId: number,
+  productId: number,
+): Promise<number | undefined> {
+  const rows = await db
     .select({ id: wishlistItems.id })
     .from(wishlistItems)
     .where(and(eq(wishlistItems.customerId, customerId), eq(wishlistItems.productId, productId)))
     .limit(1);
-  return existing.length ? { id: existing[0].id, created: false } : null;
+  return rows[0]?.id;
 }
 
 export async function removeFromWishlist(db: Db, customerId: number, productId: number): Promise<boolean> {

@@ -1,28 +1,28 @@
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
-import { isForeignKeyViolation } from '../../resources/index.ts';
-import { addToWishlist, removeFromWishlist } from './wishlist.repo.ts';
+import { assertWishlistRoom, lockCustomer } from './customer-caps.ts';
+import { addToWishlist, findWishlistEntry, removeFromWishlist } from './wishlist.repo.ts';
 
 /**
  * Adds an available product to the customer's wishlist; returns the entry id and whether it was
- * new. An unknown or hidden product is 422; a token whose account is gone is 401.
+ * new. An unknown or hidden product is 422, a 501st entry 422 LIMIT_REACHED (an entry already
+ * there is answered as it is, even at the cap); a token whose account is gone is 401.
  */
 export async function addWishlistEntry(db: Db, customerId: number, productId: number) {
-  let entry: Awaited<ReturnType<typeof addToWishlist>>;
-  try {
-    entry = await addToWishlist(db, customerId, productId);
-  } catch (err) {
-    // The product comes from a SELECT, so only the customer can be missing.
-    if (isForeignKeyViolation(err))
+  return db.transaction(async (tx) => {
+    if (!(await lockCustomer(tx, customerId)))
       throw new AppError('UNAUTHENTICATED', 'the account of this token no longer exists');
-    throw err;
-  }
-  if (!entry) {
-    throw new AppError('UNPROCESSABLE', 'productId refers to no available product', [
-      { field: 'productId', message: 'refers to no available product' },
-    ]);
-  }
-  return entry;
+    const existing = await findWishlistEntry(tx, customerId, productId);
+    if (existing !== undefined) return { id: existing, created: false };
+    await assertWishlistRoom(tx, customerId);
+    const entry = await addToWishlist(tx, customerId, productId);
+    if (!entry) {
+      throw new AppError('UNPROCESSABLE', 'productId refers to no available product', [
+        { field: 'productId', message: 'refers to no available product' },
+      ]);
+    }
+    return entry;
+  });
 }
 
 export async function removeWishlistEntry(db: Db, customerId: number, productId: number): Promise<void> {

@@ -1,11 +1,14 @@
-import { and, eq, gte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { customers } from '../customers/customer.tables.ts';
 import { type LedgerReason, loyaltyLedger } from './loyalty.tables.ts';
 
+export type LedgerRow = typeof loyaltyLedger.$inferSelect;
+
 /**
  * Adds delta (negative to spend) to a balance in one guarded UPDATE that never lets it go below 0;
  * the new balance, or undefined when the customer is unknown or the points are not there.
+ * A sum past the int4 column fails the statement (SQLSTATE 22003, answered 422 by handleError).
  */
 export async function changePoints(db: Db, customerId: number, delta: number): Promise<number | undefined> {
   const rows = await db
@@ -25,7 +28,7 @@ export interface LedgerEntry {
   actor?: string | null;
 }
 
-export async function insertLedgerEntry(db: Db, entry: LedgerEntry) {
+export async function insertLedgerEntry(db: Db, entry: LedgerEntry): Promise<LedgerRow> {
   const [row] = await db.insert(loyaltyLedger).values(entry).returning();
   return row;
 }
@@ -37,4 +40,24 @@ export async function customerExists(db: Db, customerId: number): Promise<boolea
     .where(eq(customers.id, customerId))
     .limit(1);
   return rows.length === 1;
+}
+
+/** One page of ledger rows, newest first, with the total; all customers' when customerId is undefined. */
+export async function pageLedger(
+  db: Db,
+  page: { customerId?: number; limit: number; offset: number },
+): Promise<{ rows: LedgerRow[]; total: number }> {
+  const where: SQL | undefined =
+    page.customerId === undefined ? undefined : eq(loyaltyLedger.customerId, page.customerId);
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select()
+      .from(loyaltyLedger)
+      .where(where)
+      .orderBy(desc(loyaltyLedger.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ total: count() }).from(loyaltyLedger).where(where),
+  ]);
+  return { rows, total: counted.total };
 }

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, check, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { customers } from '../customers/customer.tables.ts';
-import { salesOrders } from '../orders/order.tables.ts';
 
 export const LEDGER_REASONS = ['earned', 'redeemed', 'returned', 'admin_adjustment'] as const;
 export type LedgerReason = (typeof LEDGER_REASONS)[number];
@@ -19,7 +18,8 @@ export const loyaltyLedger = pgTable(
       .references(() => customers.id, { onDelete: 'cascade' }),
     delta: integer('delta').notNull(),
     reason: text('reason', { enum: LEDGER_REASONS }).notNull(),
-    orderId: integer('order_id').references(() => salesOrders.id, { onDelete: 'set null' }),
+    /** The order the change came from (a plain id: loyalty sits below orders, so no foreign key). */
+    orderId: integer('order_id'),
     note: text('note'),
     /** Who made an admin adjustment (the token subject). */
     actor: text('actor'),

@@ -1,4 +1,4 @@
-// The order life cycle (CONTRACT §8) as plain data and one pure function: no HTTP, no database.
+// The order life cycle (docs/checkout.md) as plain data and one pure function: no HTTP, no database.
 
 export const ORDER_STATUSES = ['pending', 'confirmed', 'shipped', 'delivered', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];

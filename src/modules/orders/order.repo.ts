@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client.ts';
+import { couponRedemptions } from '../catalog/promotions.tables.ts';
 import type { OrderStatus } from './order-states.ts';
 import {
-  couponRedemptions,
   idempotencyKeys,
   type SalesOrderLineRow,
   type SalesOrderRow,

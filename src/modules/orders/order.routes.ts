@@ -1,28 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
 import { access } from '../../http/access.ts';
 import { Envelope, ListEnvelope, ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { errorResponse } from '../../http/openapi.ts';
-import { Role } from '../auth/roles.ts';
+import { limitAsSent } from '../../resources/pagination.ts';
+import { Role } from '../../http/roles.ts';
 import { OrderIdParams, OrderJson, OrderListQuery, TransitionBody } from './order.schemas.ts';
 import { listOrders, showOrder, transitionOrder } from './order.service.ts';
-
-/** `limit=` (empty) means the default page size, as in the resource lists (src/resources/routes.ts). */
-async function emptyLimitIsDefault(request: FastifyRequest): Promise<void> {
-  const query = request.query as Record<string, unknown>;
-  if (query.limit === '') delete query.limit;
-}
+import { neverStored } from '../../http/no-store.ts';
 
 export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const deps = { db: app.db, config: app.config };
   const tags = ['order'];
-  const readAccess = { access: access.customerOrAdmin(Role.Orders) };
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('cache-control', 'private, no-store');
-    return payload;
-  });
+  const readAccess = { access: access.customerOrAdmin(Role.Admin, Role.Orders) };
+  app.addHook('onSend', neverStored);
 
   app.get(
     '/rest/order/order',
@@ -34,7 +26,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ListEnvelope(OrderJson) },
       },
       config: readAccess,
-      preValidation: emptyLimitIsDefault,
+      preValidation: limitAsSent,
     },
     async (request) => listOrders(deps, request.caller, request.query),
   );
@@ -81,7 +73,12 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Move an order to another status (cancel returns stock, coupon use and points)',
         params: OrderIdParams,
         body: TransitionBody,
-        response: { 200: Envelope(OrderJson), 404: errorResponse(404), 409: errorResponse(409) },
+        response: {
+          200: Envelope(OrderJson),
+          404: errorResponse(404),
+          409: errorResponse(409),
+          422: errorResponse(422),
+        },
       },
       config: { access: access.admin(Role.Orders) },
     },

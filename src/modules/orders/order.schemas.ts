@@ -1,9 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PAGE_MAX, LIMIT_MAX } from '../../resources/schemas.ts';
+import { PageQuery } from '../../resources/pagination.ts';
+import { IdParams } from '../../resources/schemas.ts';
 import { OrderTotals, PayWay, totalsFields } from '../checkout/checkout.schemas.ts';
 import { ORDER_STATUSES } from './order-states.ts';
 
-const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
 const Status = Type.Union(
   ORDER_STATUSES.map((s) => Type.Literal(s)),
@@ -108,19 +108,8 @@ export const OrderJson = Type.Object(
 );
 export type OrderJsonType = Static<typeof OrderJson>;
 
-export const OrderListQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_MAX, description: '1-based page number' })),
-  limit: Type.Optional(
-    Type.Integer({
-      minimum: 0,
-      maximum: LIMIT_MAX,
-      description:
-        'Items per page; omitted, empty or 0 → 15; storefront callers are clamped to rest_max_page_size',
-    }),
-  ),
-  status: Type.Optional(Status),
-});
+export const OrderListQuery = Type.Object({ ...PageQuery, status: Type.Optional(Status) });
 
-export const OrderIdParams = Type.Object({ id: Id });
+export const OrderIdParams = IdParams;
 
 export const TransitionBody = Type.Object({ to: Status }, { additionalProperties: false });

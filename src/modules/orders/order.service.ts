@@ -4,7 +4,7 @@ import type { Caller } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import { appliedPageSize, paginationOf } from '../../resources/pagination.ts';
 import { scopeOf } from '../../resources/types.ts';
-import { returnCouponUse, returnStock } from '../checkout/reservations.repo.ts';
+import { returnCouponUse, returnStock } from './reservations.repo.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { changePoints, insertLedgerEntry } from '../loyalty/loyalty.repo.ts';
 import { getSetting } from '../settings/settings.service.ts';
@@ -59,9 +59,10 @@ export async function showOrder(deps: OrderDeps, caller: Caller, id: number): Pr
 /**
  * Gives back what the order took: points first (the customer row), then stock in product id order,
  * then the coupon use — the same lock order as place-order (customer, products, coupon), so a cancel
- * and an order never wait on each other in a circle.
+ * and an order never wait on each other in a circle. A balance or a stock pushed past its int4
+ * column fails the statement: the whole transition rolls back (422 from handleError).
  */
-async function releaseReservations(tx: Db, order: SalesOrderRow): Promise<void> {
+async function releaseReservations(tx: Db, order: SalesOrderRow, actor: string): Promise<void> {
   if (order.customerId !== null && order.pointsSpent > 0) {
     await changePoints(tx, order.customerId, order.pointsSpent);
     await insertLedgerEntry(tx, {
@@ -69,6 +70,7 @@ async function releaseReservations(tx: Db, order: SalesOrderRow): Promise<void> 
       delta: order.pointsSpent,
       reason: 'returned',
       orderId: order.id,
+      actor,
     });
   }
   const units = new Map<number, number>();
@@ -94,7 +96,7 @@ export async function transitionOrder(
     if (!order) throw new AppError('NOT_FOUND', `no order ${id}`);
     const outcome = transition(order.status, to);
     if (!outcome.ok) throw new AppError('ILLEGAL_TRANSITION', outcome.reason);
-    if (outcome.effects.releaseReservations) await releaseReservations(tx, order);
+    if (outcome.effects.releaseReservations) await releaseReservations(tx, order, actor);
     const updated = await setStatus(tx, id, to);
     await recordEvent(tx, 'order.status_changed', {
       orderId: id,
@@ -103,6 +105,8 @@ export async function transitionOrder(
       to,
       actor,
     });
+    if (to === 'cancelled')
+      await recordEvent(tx, 'order.cancelled', { orderId: id, number: order.number, actor });
     return orderJson(updated, await linesOf(tx, id));
   });
 }

@@ -13,7 +13,6 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { coupons } from '../catalog/promotions.tables.ts';
 import { customers } from '../customers/customer.tables.ts';
 import { ORDER_STATUSES } from './order-states.ts';
 
@@ -84,32 +83,6 @@ export const salesOrderLines = pgTable(
   (t) => [
     index('sales_order_line_order_idx').on(t.orderId),
     check('sales_order_line_qty_check', sql`${t.qty} > 0`),
-  ],
-);
-
-/**
- * One use of a coupon by one order; counted per customer (or per guest e-mail) for perCustomerLimit.
- * Deleted when the order is cancelled, together with the decrement of coupon.used_count.
- */
-export const couponRedemptions = pgTable(
-  'coupon_redemption',
-  {
-    id: serial('id').primaryKey(),
-    couponId: integer('coupon_id')
-      .notNull()
-      .references(() => coupons.id, { onDelete: 'cascade' }),
-    orderId: integer('order_id')
-      .notNull()
-      .references(() => salesOrders.id, { onDelete: 'cascade' }),
-    customerId: integer('customer_id').references(() => customers.id, { onDelete: 'set null' }),
-    /** Lower-cased e-mail of the order: how a guest's uses are counted. */
-    email: text('email').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [
-    uniqueIndex('coupon_redemption_order_key').on(t.orderId),
-    index('coupon_redemption_customer_idx').on(t.couponId, t.customerId),
-    index('coupon_redemption_email_idx').on(t.couponId, t.email),
   ],
 );
 

@@ -4,7 +4,7 @@ import { access } from '../../http/access.ts';
 import { Envelope, ok } from '../../http/envelope.ts';
 import { errorResponse } from '../../http/openapi.ts';
 import { cachingHook, listResponse, paginationOf } from '../../resources/index.ts';
-import { Role } from '../auth/roles.ts';
+import { Role } from '../../http/roles.ts';
 import {
   Features,
   featuresOf,
@@ -116,7 +116,7 @@ export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
       {
         schema: {
           tags: ['storefront'],
-          summary: 'Storefront settings as typed sections (spec 4.8)',
+          summary: 'Storefront settings as typed sections',
           response: { 200: StorefrontConfig },
           querystring: Type.Object({}),
         },

@@ -2,7 +2,7 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { toCents } from '../../lib/money.ts';
 
-// The settings registry (CONTRACT §5): every key the service knows, its JSON type and its default.
+// The settings registry (docs/resources.md): every key the service knows, its JSON type and its default.
 // A value is looked up in three layers: the database (an operator's change) wins over the
 // configuration file's `settings`, which wins over the default below.
 
@@ -83,10 +83,36 @@ export const SETTINGS = {
     default: 19,
   },
   currency: { schema: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' }), default: 'EUR' },
+  cart_max_line_qty: {
+    // 999 is what a cart line can hold at all (cart_line_qty_check).
+    schema: Type.Integer({
+      minimum: 1,
+      maximum: 999,
+      description: 'Most units of one product in a cart line',
+    }),
+    default: 100,
+  },
   feature_loyalty: { schema: Flag('features.loyalty'), default: true },
   feature_gift_packaging: { schema: Flag('features.giftPackaging'), default: true },
   feature_wishlist: { schema: Flag('features.wishlist'), default: true },
   feature_guest_checkout: { schema: Flag('features.guestCheckout'), default: true },
+  locale: {
+    schema: Type.Union([Type.Literal('en'), Type.Literal('el')], { description: 'Language of e-mails' }),
+    default: 'en' as 'en' | 'el',
+  },
+  require_email_verification: {
+    schema: Flag('New customers confirm their e-mail address before placing orders'),
+    default: false,
+  },
+  /** Read by the stock trigger (drizzle/0010) from the stored setting; a value in the config file is not seen there. */
+  stock_low_threshold: {
+    schema: Type.Integer({
+      minimum: 0,
+      maximum: 1_000_000,
+      description: 'product.stock_low when stock falls to it',
+    }),
+    default: 5,
+  },
 } satisfies Record<string, { schema: TSchema; default: unknown }>;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -26,6 +26,22 @@ export function storedSettingsJson() {
   >`(select coalesce(json_agg(json_build_object('key', s.key, 'value', s.value)), '[]'::json) from ${settings} s)`;
 }
 
+/**
+ * One setting's effective value inside a statement: the stored value when it has the kind's shape,
+ * else the placeholder `fallback_<key>` (configuration over default). A value stored by hand that
+ * does not fit is ignored here as it is in the service (settingProblem).
+ */
+export function settingValueSql(key: string, kind: 'positiveInteger' | 'boolean') {
+  const fallback = sql.placeholder(`fallback_${key}`);
+  const stored =
+    kind === 'boolean'
+      ? sql`(select case when jsonb_typeof(s.value) = 'boolean' then s.value::text::boolean end from ${settings} s where s.key = ${sql.raw(`'${key}'`)})`
+      : sql`(select case when s.value::text ~ '^[1-9][0-9]{0,8}$' then s.value::text::int end from ${settings} s where s.key = ${sql.raw(`'${key}'`)})`;
+  return kind === 'boolean'
+    ? sql`coalesce(${stored}, ${fallback}::boolean)`
+    : sql`coalesce(${stored}, ${fallback}::int)`;
+}
+
 /** Every stored (operator-changed) setting; the table holds a few dozen rows at most. */
 export async function readStoredSettings(db: Db): Promise<StoredSetting[]> {
   return parsed(await db.select(columns).from(settings));

@@ -14,10 +14,14 @@ import {
   type SettingValue,
   settingProblem,
 } from './registry.ts';
+import type { SettingsSource } from '../../resources/types.ts';
 import {
   deleteStoredSetting,
   readStoredSetting,
   readStoredSettings,
+  type StoredSetting,
+  settingValueSql,
+  storedSettingsJson,
   upsertSetting,
 } from './settings.repo.ts';
 
@@ -81,6 +85,32 @@ export function mergeSettings(config: Config, stored: { key: string; value: unkn
     result[key] = settingProblem(key, value) === null ? value : SETTINGS[key].default;
   }
   return result as EffectiveSettings;
+}
+
+const fallbackValues = new WeakMap<Config, Record<string, unknown>>();
+
+/** The configuration layer as `fallback_<key>` placeholder values (see settingValueSql). */
+function fallbacksOf(config: Config): Record<string, unknown> {
+  let values = fallbackValues.get(config);
+  if (!values) {
+    values = Object.fromEntries(Object.entries(configLayer(config)).map(([k, v]) => [`fallback_${k}`, v]));
+    fallbackValues.set(config, values);
+  }
+  return values;
+}
+
+/** The settings as the resource framework reads them (passed in by the app: src/app.ts). */
+export function settingsSource(config: Config): SettingsSource {
+  return {
+    storedJson: storedSettingsJson,
+    fromStored: (stored) => mergeSettings(config, Array.isArray(stored) ? (stored as StoredSetting[]) : []),
+    read: (db) => readSettings(db, config),
+    valueSql: (key, kind) => {
+      if (!isSettingKey(key)) throw new Error(`unknown setting ${key}`);
+      return settingValueSql(key, kind);
+    },
+    fallbacks: () => fallbacksOf(config),
+  };
 }
 
 /** One key's effective value (one primary-key lookup). */

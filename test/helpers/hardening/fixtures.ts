@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import type { App } from '../../../src/app.ts';
-import { bearer } from '../app.ts';
+import { bearer, sessionToken } from '../app.ts';
 import type { Operation } from './openapi.ts';
 import type { Fixtures } from './requests.ts';
 import { validArb } from './values.ts';
@@ -49,12 +49,12 @@ export async function registerCustomer(
     headers: bearer(res.json().access_token),
   });
   const id = Number((me.json() as { data: { id: number | string } }).data.id);
-  const token = await app.tokens.sign({ sub: String(id), ctx: 'customer' });
+  const token = await sessionToken(app, { sub: String(id), ctx: 'customer' });
   return { id, email, password, token };
 }
 
 export function adminToken(app: App, roles: number[], username = ROOT.username): Promise<string> {
-  return app.tokens.sign({ sub: `static:${username}`, ctx: 'admin', roles });
+  return sessionToken(app, { sub: `static:${username}`, ctx: 'admin', roles });
 }
 
 /** Pool names (see values.ts) of the ids each collection's rows are referred to by. */

@@ -2,8 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AccessTokens, type AccessClaims } from '../../../src/modules/auth/tokens.ts';
-import { TEST_SECRET } from '../app.ts';
 import { rssMb } from './figures.ts';
 
 // The real server process (`npm start`'s entry point) for scenarios that need real sockets,
@@ -45,7 +43,6 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
   writeFileSync(
     configPath,
     JSON.stringify({
-      auth: { secret: TEST_SECRET },
       seedDemo: false,
       logLevel: 'error',
       rateLimit: { enabled: false },
@@ -158,9 +155,14 @@ export async function http(
   return { status: res.status, json, text, headers: res.headers };
 }
 
-const tokens = new AccessTokens({ secret: TEST_SECRET, issuer: 'shop-rest-api', accessTtlSeconds: 3600 });
-
-/** A token the spawned server accepts (it signs with the same test secret). */
-export function mint(claims: AccessClaims): Promise<string> {
-  return tokens.sign(claims);
+/** An admin access token from the spawned server's own login (tokens name a session it keeps). */
+export async function adminLogin(
+  base: string,
+  user: { username: string; password: string },
+): Promise<string> {
+  const res = await http(base, 'POST', '/rest/auth/admin/login', {
+    body: { username: user.username, password: user.password },
+  });
+  if (res.status !== 200) throw new Error(`admin login answered ${res.status}: ${res.text}`);
+  return (res.json as { access_token: string }).access_token;
 }

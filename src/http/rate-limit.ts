@@ -1,8 +1,8 @@
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
-import type { Config } from '../../config.ts';
-import { AppError } from '../../http/errors.ts';
+import type { Config } from '../config.ts';
+import { limitCounter, rateLimited } from './limit-counter.ts';
 
 /**
  * Rate limiting, wired once in buildApp (`registerRateLimit`, before the modules):
@@ -10,13 +10,23 @@ import { AppError } from '../../http/errors.ts';
  * - per IP: a route adds `config: { rateLimit: perIpLimit(app.config, 'couponPerIp') }`;
  *   @fastify/rate-limit counts in its onRequest hook, keyed by `request.ip` (which honours
  *   X-Forwarded-For only when `trustProxy` is on), one counter per route;
- * - per other key (an account, a customer): a route adds
- *   `preHandler: perKeyLimit(app, 'loginPerAccount', 'login:admin', (request) => …)`,
- *   counted after the body is parsed.
+ * - per other key (a customer): a route adds
+ *   `preHandler: perKeyLimit(app, 'loginPerAccount', 'password:customer', (request) => …)`,
+ *   counted after the body is parsed;
+ * - events a service decides to count (a failed login, a new guest cart): `limitCounter`
+ *   (limit-counter.ts).
  *
- * Both share one store: in memory, or Redis when `redisUrl` is set (so every instance
- * counts together). Limits come from `config.rateLimit`; `enabled: false` turns them off.
+ * All share one store: in memory, or Redis when `redisUrl` is set (so every instance counts
+ * together), over ONE connection opened here (`app.rateLimitRedis`). Limits come from
+ * `config.rateLimit`; `enabled: false` turns them off.
  */
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The rate-limit store's connection when `redisUrl` is set; undefined keeps counters in memory. */
+    rateLimitRedis: Redis | undefined;
+  }
+}
 
 type RateLimitSettings = Config['rateLimit'];
 /** A configured maximum, e.g. 'loginPerIp' or 'couponPerIp'. */
@@ -25,10 +35,6 @@ export type LimitName = Exclude<keyof RateLimitSettings, 'enabled' | 'windowSeco
 /** Entries of the in-memory store before the least recently used is dropped. */
 const LOCAL_CACHE_SIZE = 100_000;
 const REDIS_CONNECT_TIMEOUT_MS = 2_000;
-
-function rateLimited(retryAfterSeconds: number): AppError {
-  return new AppError('RATE_LIMITED', `too many requests, retry in ${retryAfterSeconds} s`);
-}
 
 /** Connects at start so a wrong REDIS_URL stops the start instead of silently not limiting. */
 async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
@@ -63,6 +69,7 @@ async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
 export async function registerRateLimit(app: FastifyInstance, config: Config): Promise<void> {
   const settings = config.rateLimit;
   const redis = settings.enabled && config.redisUrl ? await connectRedis(app, config.redisUrl) : undefined;
+  app.decorate('rateLimitRedis', redis);
   await app.register(rateLimit, {
     global: false,
     redis,
@@ -85,7 +92,7 @@ export function perIpLimit(config: Config, name: LimitName): RateLimitOptions | 
 type PreHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 /**
- * A preHandler counting requests per key (e.g. per account), next to the route's per-IP
+ * A preHandler counting every request per key (e.g. per customer), next to the route's per-IP
  * limit. `scope` separates counters of different uses; `keyOf` reads the key from the
  * validated request.
  */
@@ -95,17 +102,6 @@ export function perKeyLimit(
   scope: string,
   keyOf: (request: FastifyRequest) => string,
 ): PreHandler {
-  const settings = app.config.rateLimit;
-  if (!settings.enabled) return async () => {};
-  const check = app.createRateLimit({
-    max: settings[name],
-    timeWindow: settings.windowSeconds * 1000,
-    keyGenerator: (request) => `${scope}:${keyOf(request)}`,
-  });
-  return async (request, reply) => {
-    const result = await check(request);
-    if (result.isAllowed || !result.isExceeded) return;
-    reply.header('retry-after', String(result.ttlInSeconds));
-    throw rateLimited(result.ttlInSeconds);
-  };
+  const counter = limitCounter(app, name, scope);
+  return (request, reply) => counter.take(keyOf(request), reply);
 }

@@ -1,4 +1,4 @@
-/** Admin roles of spec 2.3; Superuser passes every role check. */
+/** The back-office roles (docs/security.md); Superuser passes every role check. */
 export const Role = {
   Superuser: 1,
   Developer: 2,

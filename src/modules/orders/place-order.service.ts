@@ -5,18 +5,21 @@ import type { Caller } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import { toCents } from '../../lib/money.ts';
 import { cartOwnerOf } from '../cart/cart-token.ts';
-import { orderJson } from '../orders/order-json.ts';
-import { claimIdempotencyKey, findIdempotencyKey, storeIdempotentAnswer } from '../orders/order.repo.ts';
-import type { OrderJsonType, PlaceOrderBodyType } from '../orders/order.schemas.ts';
+import { orderJson } from './order-json.ts';
+import { claimIdempotencyKey, findIdempotencyKey, storeIdempotentAnswer } from './order.repo.ts';
+import type { OrderJsonType, PlaceOrderBodyType } from './order.schemas.ts';
 import {
   addressOf,
   assertOrderable,
+  type OrderParties,
+  recordPointsSpent,
+  recordRedemption,
   reserveStock,
   spendPoints,
   useCoupon,
-  writeOrder,
+  writeOrderLinesEmptyCartAndEvent,
 } from './place-order.steps.ts';
-import { type Quote, type QuoteReference, quoteCart, quoteReference } from './quote.ts';
+import { type Quote, type QuoteReference, quoteCart, quoteReference } from '../checkout/quote.ts';
 
 export interface PlaceOrderDeps {
   db: Db;
@@ -84,31 +87,24 @@ function buyerOf(req: PlaceOrderRequest): Buyer {
   return { scope: `cart:${owner.tokenHash}`, customerId: null, guestEmail: req.body.email };
 }
 
-interface Recorded {
-  quote: Quote;
-  email: string;
-  order: OrderJsonType;
-}
-
-/**
- * Quotes the locked cart and writes the order from the quote: order, lines, coupon redemption, points
- * (the customer row is already locked), the emptied cart and the outbox event.
- */
-async function recordOrder(
+/** Quotes the cart inside the order's transaction (its row locked) and checks the buyer may order. */
+async function quoteLockedCart(
   tx: Db,
   deps: PlaceOrderDeps,
   req: PlaceOrderRequest,
   buyer: Buyer,
   reference: QuoteReference,
-  expected?: number,
-): Promise<Recorded> {
+): Promise<Quote> {
   const quote = await quoteCart(
     { db: tx, config: deps.config },
     req.caller,
     req.cartToken,
     req.body,
     req.now,
-    { reference, guestEmail: buyer.guestEmail },
+    {
+      reference,
+      guestEmail: buyer.guestEmail,
+    },
   );
   if (buyer.customerId === null && !quote.settings.feature_guest_checkout) {
     throw new AppError('UNAUTHENTICATED', 'guest checkout is turned off: log in to place an order');
@@ -116,16 +112,17 @@ async function recordOrder(
   if (buyer.customerId !== null && !quote.customer?.active) {
     throw new AppError('UNAUTHENTICATED', 'the customer account is closed');
   }
-  assertOrderable(quote, expected);
+  return quote;
+}
+
+function partiesOf(req: PlaceOrderRequest, buyer: Buyer, quote: Quote): OrderParties {
   const email = buyer.guestEmail ?? req.body.email ?? quote.customer?.email ?? '';
-  await spendPoints(tx, buyer.customerId, quote.totals.pointsSpend);
-  const { order, lines } = await writeOrder(tx, quote, {
+  return {
     customerId: buyer.customerId,
     email,
     address: addressOf(req.body, email),
     payWay: req.body.payWay ?? null,
-  });
-  return { quote, email, order: orderJson(order, lines) };
+  };
 }
 
 /**
@@ -159,15 +156,23 @@ export async function placeOrder(deps: PlaceOrderDeps, req: PlaceOrderRequest): 
     throw err;
   }
   try {
+    // The steps of an order, in the order they run. The rows every order competes for (products,
+    // coupon) come last, so they stay locked only until commit; locks are always taken in the same
+    // order (cart, customer, products by id, coupon), so orders never deadlock.
     return await deps.db.transaction(async (tx) => {
       if (key !== undefined && !(await claimIdempotencyKey(tx, buyer.scope, key, requestHash)))
         throw new KeyTaken();
-      const recorded = await recordOrder(tx, deps, req, buyer, reference, expected);
-      const body = { success: true as const, data: recorded.order };
+      const quote = await quoteLockedCart(tx, deps, req, buyer, reference);
+      assertOrderable(quote, expected);
+      const parties = partiesOf(req, buyer, quote);
+      await spendPoints(tx, buyer.customerId, quote.totals.pointsSpend);
+      const { order, lines } = await writeOrderLinesEmptyCartAndEvent(tx, quote, parties);
+      await recordRedemption(tx, quote, order.id, parties);
+      await recordPointsSpent(tx, quote, order.id, buyer.customerId);
+      const body = { success: true as const, data: orderJson(order, lines) };
       if (key !== undefined) await storeIdempotentAnswer(tx, buyer.scope, key, 201, body);
-      // Last, so the rows every order competes for (products, coupon) stay locked only until commit.
-      await reserveStock(tx, recorded.quote);
-      await useCoupon(tx, recorded.quote, buyer.customerId, recorded.email);
+      await reserveStock(tx, quote);
+      await useCoupon(tx, quote, buyer.customerId, parties.email);
       return { status: 201, body, replayed: false };
     });
   } catch (err) {

@@ -1,12 +1,12 @@
 import type { Db } from '../../db/client.ts';
+import { countRedemptions } from '../catalog/promotions.repo.ts';
 import { AppError, type ErrorDetail } from '../../http/errors.ts';
 import { changePoints, insertLedgerEntry } from '../loyalty/loyalty.repo.ts';
-import { insertOrder, insertRedemption, type NewOrderLine, type StoredOrder } from '../orders/order.repo.ts';
-import type { AddressJsonType, PlaceOrderBodyType } from '../orders/order.schemas.ts';
-import { countRedemptions } from './checkout.repo.ts';
-import type { Quote, QuotedLine } from './quote.ts';
+import { insertOrder, insertRedemption, type NewOrderLine, type StoredOrder } from './order.repo.ts';
+import type { AddressJsonType, PlaceOrderBodyType } from './order.schemas.ts';
+import type { Quote, QuotedLine } from '../checkout/quote.ts';
 import { takeCouponUse, takeStock } from './reservations.repo.ts';
-import { figuresOf } from './totals-json.ts';
+import { figuresOf } from '../checkout/totals-json.ts';
 
 /** The largest amount, in cents, the order columns (integer) hold. */
 const ORDER_AMOUNT_MAX = 2_147_483_647;
@@ -139,12 +139,17 @@ export interface OrderParties {
   payWay: string | null;
 }
 
-/** Writes the order with the quote's figures and its line snapshots, empties the cart, then the coupon redemption and the points ledger. */
-export async function writeOrder(tx: Db, quote: Quote, who: OrderParties): Promise<StoredOrder> {
+/**
+ * Writes the order with the quote's figures, its line snapshots, the emptied cart and the
+ * `order.placed` event: four steps in ONE statement (a round trip per order less).
+ */
+export async function writeOrderLinesEmptyCartAndEvent(
+  tx: Db,
+  quote: Quote,
+  who: OrderParties,
+): Promise<StoredOrder> {
   const t = quote.totals;
-  const lines = orderLines(quote);
-  const couponId = quote.coupon?.id ?? null;
-  const stored = await insertOrder(
+  return insertOrder(
     tx,
     {
       customerId: who.customerId,
@@ -154,7 +159,7 @@ export async function writeOrder(tx: Db, quote: Quote, who: OrderParties): Promi
       totals: figuresOf(t),
       address: who.address,
       vatBreakdown: t.vatBreakdown,
-      couponId,
+      couponId: quote.coupon?.id ?? null,
       couponCode: quote.coupon?.code ?? null,
       pointsSpent: t.pointsSpend,
       transportId: quote.transport?.id ?? null,
@@ -162,20 +167,29 @@ export async function writeOrder(tx: Db, quote: Quote, who: OrderParties): Promi
       payWay: who.payWay,
       giftPackaging: quote.giftPackaging,
     },
-    lines,
+    orderLines(quote),
     quote.cart!.id,
   );
-  const orderId = stored.order.id;
-  if (couponId !== null) {
-    await insertRedemption(tx, { couponId, orderId, customerId: who.customerId, email: who.email });
-  }
-  if (who.customerId !== null && t.pointsSpend > 0) {
-    await insertLedgerEntry(tx, {
-      customerId: who.customerId,
-      delta: -t.pointsSpend,
-      reason: 'redeemed',
-      orderId,
-    });
-  }
-  return stored;
+}
+
+/** Records the coupon's redemption by this order (what per-customer limits count). */
+export async function recordRedemption(
+  tx: Db,
+  quote: Quote,
+  orderId: number,
+  who: OrderParties,
+): Promise<void> {
+  if (!quote.coupon) return;
+  await insertRedemption(tx, {
+    couponId: quote.coupon.id,
+    orderId,
+    customerId: who.customerId,
+    email: who.email,
+  });
+}
+
+/** The points ledger row of the points the order spent (the balance itself was taken by spendPoints). */
+export async function recordPointsSpent(tx: Db, quote: Quote, orderId: number, customerId: number | null) {
+  if (customerId === null || quote.totals.pointsSpend === 0) return;
+  await insertLedgerEntry(tx, { customerId, delta: -quote.totals.pointsSpend, reason: 'redeemed', orderId });
 }

@@ -1,0 +1,70 @@
+import { Box, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
+import {
+  AppBar,
+  defaultTheme,
+  Layout,
+  Login,
+  LoginForm,
+  type RaThemeOptions,
+  TitlePortal,
+  UserMenu,
+  useGetIdentity,
+} from 'react-admin';
+
+/**
+ * react-admin's default theme with darker blues and a darker empty-list message: the defaults fall
+ * short of the 4.5:1 contrast that axe-core asks for (white on #2196f3 in the app bar, #1976d2
+ * labels on grey fields).
+ */
+export const theme: RaThemeOptions = {
+  ...defaultTheme,
+  palette: {
+    ...defaultTheme.palette,
+    primary: { main: '#1565c0' },
+    secondary: { main: '#0d47a1' },
+  },
+  components: {
+    ...defaultTheme.components,
+    // An empty list's message is drawn in the "disabled" text colour by default (2.7:1).
+    RaEmpty: { styleOverrides: { root: { '& .RaEmpty-message': { color: 'rgba(0, 0, 0, 0.7)' } } } },
+    // The empty-list message is an h4 right under the page's h1; as an h2 the outline has no gap.
+    MuiTypography: { defaultProps: { variantMapping: { h4: 'h2' } } },
+    // Loading bars and spinners get an accessible name.
+    MuiLinearProgress: { defaultProps: { 'aria-label': 'Loading' } },
+    MuiCircularProgress: { defaultProps: { 'aria-label': 'Loading' } },
+  } as RaThemeOptions['components'],
+};
+
+/** The account menu's button is named after the admin it shows (its visible text). */
+function AccountMenu() {
+  const { identity } = useGetIdentity();
+  return <UserMenu label={identity?.fullName ?? 'Account'} />;
+}
+
+/** The page title (set by each screen) is the page's one h1. */
+function ShopAppBar() {
+  return (
+    <AppBar userMenu={<AccountMenu />}>
+      <TitlePortal component="h1" />
+    </AppBar>
+  );
+}
+
+/** react-admin's login card inside a main landmark, with the application's name as its h1. */
+export function ShopLogin() {
+  return (
+    <Box component="main">
+      <Login>
+        <Typography component="h1" variant="h6" sx={{ textAlign: 'center', mt: 1 }}>
+          Shop back office
+        </Typography>
+        <LoginForm />
+      </Login>
+    </Box>
+  );
+}
+
+export function ShopLayout({ children }: { children: ReactNode }) {
+  return <Layout appBar={ShopAppBar}>{children}</Layout>;
+}

@@ -1,0 +1,156 @@
+import { Button, Stack, TextField as MuiTextField } from '@mui/material';
+import { type FormEvent, useState } from 'react';
+import {
+  BooleanField,
+  BooleanInput,
+  Datagrid,
+  DateField,
+  Edit,
+  EmailField,
+  List,
+  NullableBooleanInput,
+  NumberField,
+  ReferenceManyField,
+  SearchInput,
+  Show,
+  SimpleForm,
+  SimpleShowLayout,
+  TextField,
+  TextInput,
+  useCanAccess,
+  useDataProvider,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+} from 'react-admin';
+import type { ShopDataProvider } from '../data-provider.ts';
+
+const customerFilters = [
+  <SearchInput key="q" source="q" alwaysOn placeholder="Search e-mail or name" />,
+  <NullableBooleanInput key="active" source="active" label="Active" />,
+  <NullableBooleanInput key="newsletter" source="newsletter" label="Newsletter" />,
+];
+
+export function CustomerList() {
+  return (
+    <List filters={customerFilters} sort={{ field: 'id', order: 'DESC' }} perPage={25}>
+      <Datagrid rowClick="show" bulkActionButtons={false}>
+        <TextField source="id" />
+        <EmailField source="email" label="E-mail" />
+        <TextField source="firstName" label="First name" />
+        <TextField source="lastName" label="Last name" />
+        <NumberField source="loyaltyPoints" label="Points" />
+        <BooleanField source="active" sortable={false} />
+        <DateField source="createdAt" label="Registered" />
+      </Datagrid>
+    </List>
+  );
+}
+
+export function CustomerShow() {
+  return (
+    <Show>
+      <SimpleShowLayout>
+        <TextField source="id" />
+        <EmailField source="email" label="E-mail" />
+        <TextField source="firstName" label="First name" />
+        <TextField source="lastName" label="Last name" />
+        <TextField source="phone" emptyText="—" />
+        <NumberField source="loyaltyPoints" label="Loyalty points" />
+        <BooleanField source="newsletter" />
+        <BooleanField source="active" />
+        <DateField source="createdAt" label="Registered" showTime />
+        <ReferenceManyField label="Addresses" reference="addresses" target="customerId">
+          <Datagrid bulkActionButtons={false} rowClick={false} empty={<span>No addresses.</span>}>
+            <TextField source="firstName" label="First name" />
+            <TextField source="lastName" label="Last name" />
+            <TextField source="street" />
+            <TextField source="postalCode" label="Postal code" />
+            <TextField source="city" />
+            <TextField source="countryAlpha2" label="Country" />
+            <BooleanField source="isDefault" label="Default" />
+          </Datagrid>
+        </ReferenceManyField>
+        <LoyaltySection />
+      </SimpleShowLayout>
+    </Show>
+  );
+}
+
+/** POST /rest/loyalty/adjustment for the customer shown (Admin, Marketing). */
+function PointsAdjustment() {
+  const customer = useRecordContext();
+  const dataProvider = useDataProvider() as unknown as ShopDataProvider;
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [delta, setDelta] = useState('');
+  const [reason, setReason] = useState('');
+  if (!customer) return null;
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    try {
+      await dataProvider.adjustPoints(customer.id, Number(delta), reason);
+      notify(`Points adjusted by ${delta}`, { type: 'success' });
+      setDelta('');
+      setReason('');
+      refresh();
+    } catch (error) {
+      notify((error as Error).message, { type: 'error' });
+    }
+  };
+  return (
+    <Stack component="form" direction="row" spacing={2} onSubmit={submit} aria-label="Adjust points">
+      <MuiTextField
+        label="Points (+/−)"
+        type="number"
+        size="small"
+        value={delta}
+        onChange={(event) => setDelta(event.target.value)}
+        required
+      />
+      <MuiTextField
+        label="Reason"
+        size="small"
+        value={reason}
+        onChange={(event) => setReason(event.target.value)}
+        required
+      />
+      <Button type="submit" variant="contained">
+        Adjust points
+      </Button>
+    </Stack>
+  );
+}
+
+function LoyaltySection() {
+  const { canAccess } = useCanAccess({ resource: 'loyaltyLedger', action: 'list' });
+  if (!canAccess) return null;
+  return (
+    <Stack spacing={2}>
+      <ReferenceManyField label="Points ledger" reference="loyaltyLedger" target="customerId" perPage={10}>
+        <Datagrid bulkActionButtons={false} rowClick={false} empty={<span>No points movements.</span>}>
+          <DateField source="createdAt" label="When" showTime sortable={false} />
+          <NumberField source="delta" label="Points" sortable={false} />
+          <TextField source="reason" sortable={false} />
+          <TextField source="note" emptyText="—" sortable={false} />
+          <TextField source="actor" label="By" emptyText="—" sortable={false} />
+        </Datagrid>
+      </ReferenceManyField>
+      <PointsAdjustment />
+    </Stack>
+  );
+}
+
+export function CustomerEdit() {
+  return (
+    <Edit mutationMode="pessimistic">
+      <SimpleForm>
+        <TextInput source="firstName" label="First name" />
+        <TextInput source="lastName" label="Last name" />
+        <TextInput source="phone" />
+        <BooleanInput source="newsletter" />
+        <BooleanInput source="active" />
+      </SimpleForm>
+    </Edit>
+  );
+}

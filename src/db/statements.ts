@@ -1,0 +1,100 @@
+import { fillPlaceholders, type Query } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import type { Db } from './handle.ts';
+
+// The one way the service runs SQL. A statement is written once with `sql.placeholder`s and named
+// (one name is one SQL text); on a root handle it is prepared once and executed with each call's
+// values, on a transaction it is built on that transaction (a prepared query is bound to the handle
+// it came from). A statement whose columns are all JSON values may take the engine's fast path
+// (`json`): how the engine runs it was chosen when the database was opened (`useEngine`), so nothing
+// above this file knows PGlite from PostgreSQL. One-off SQL (migrations, tests, rare writes) goes
+// through `queryRows` in client.ts.
+
+interface Executable<R> {
+  execute(values?: Record<string, unknown>): Promise<R>;
+}
+
+interface Preparable<R> {
+  prepare(name: string): Executable<R>;
+}
+
+/** A statement's build: the query with its placeholders, on the handle it will run on. */
+export type Build<R> = (db: Db) => Preparable<R>;
+
+/** What an engine does better than a prepared drizzle query for all-JSON rows. */
+export interface JsonEngine {
+  /** Rows as arrays of column values, in select order. */
+  execute(name: string, text: string, params: readonly unknown[]): Promise<unknown[][]>;
+}
+
+const engines = new WeakMap<Db, JsonEngine>();
+/** Prepared statements per root handle, by name; the oldest go when there are too many. */
+const prepared = new WeakMap<Db, Map<string, Executable<unknown>>>();
+const MAX_PREPARED = 2000;
+
+/** Called by openDatabase: this handle runs all-JSON statements through `engine`. */
+export function useEngine(db: Db, engine: JsonEngine): void {
+  engines.set(db, engine);
+}
+
+function cached<R>(db: Db, name: string, make: () => Executable<R>): Executable<R> {
+  let byName = prepared.get(db);
+  if (!byName) {
+    byName = new Map();
+    prepared.set(db, byName);
+  }
+  let statement = byName.get(name) as Executable<R> | undefined;
+  if (!statement) {
+    statement = make();
+    if (byName.size >= MAX_PREPARED) byName.delete(byName.keys().next().value as string);
+    byName.set(name, statement as Executable<unknown>);
+  }
+  return statement;
+}
+
+/** A transaction is a Db too (the same type); only its class tells it apart. */
+function isTransaction(db: Db): boolean {
+  return (db as object) instanceof PgTransaction;
+}
+
+/** Runs the named statement with `values`, inside or outside a transaction. */
+export function run<R>(
+  db: Db,
+  name: string,
+  build: Build<R>,
+  values: Record<string, unknown> = {},
+): Promise<R> {
+  if (isTransaction(db)) return build(db).prepare(name).execute(values);
+  return cached(db, name, () => build(db).prepare(name)).execute(values);
+}
+
+/** A statement named once at module level: `const cartOf = statement('cart_of', (db) => …)`, then `cartOf(db, values)`. */
+export function statement<R>(name: string, build: Build<R>) {
+  return (db: Db, values: Record<string, unknown> = {}): Promise<R> => run(db, name, build, values);
+}
+
+/**
+ * Runs a named statement whose selected columns are all JSON values (or text) and answers its rows
+ * as objects keyed by `columns`, in select order. On an engine with a fast path (PGlite: PREPARE
+ * once, EXECUTE with literals) it takes it; elsewhere it is `run`.
+ */
+export async function runJson<R extends Record<string, unknown>>(
+  db: Db,
+  name: string,
+  build: (db: Db) => Preparable<R[]> & { toSQL(): Query },
+  columns: readonly (keyof R & string)[],
+  values: Record<string, unknown> = {},
+): Promise<R[]> {
+  const engine = isTransaction(db) ? undefined : engines.get(db);
+  if (!engine) return run(db, name, build, values);
+  const statement = cached(db, name, () => {
+    const { sql: text, params } = build(db).toSQL();
+    return {
+      execute: async (vals: Record<string, unknown> = {}) => {
+        const rows = await engine.execute(name, text, fillPlaceholders(params, vals));
+        return rows.map((row) => Object.fromEntries(columns.map((column, i) => [column, row[i]])) as R);
+      },
+    };
+  });
+  return statement.execute(values);
+}

@@ -1,0 +1,54 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { statement } from '../../db/statements.ts';
+import { couponRedemptions, coupons, gifts } from './promotions.tables.ts';
+
+export type CouponRow = typeof coupons.$inferSelect;
+export type GiftRuleRow = typeof gifts.$inferSelect;
+
+/** Codes compare case-insensitively, like the unique index on lower(code). */
+const couponByCode = statement('coupon_by_code', (db) =>
+  db
+    .select()
+    .from(coupons)
+    .where(sql`lower(${coupons.code}) = lower(${sql.placeholder('code')})`)
+    .limit(1),
+);
+
+export async function findCouponByCode(db: Db, code: string): Promise<CouponRow | undefined> {
+  return (await couponByCode(db, { code }))[0];
+}
+
+export async function findGiftRules(db: Db, ids: readonly number[]): Promise<GiftRuleRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(gifts)
+    .where(inArray(gifts.id, [...ids]));
+}
+
+/**
+ * How often a buyer has redeemed a coupon, for its per-customer limit. A buyer is an account together
+ * with its e-mail address: a customer's count holds the account's redemptions and every guest
+ * redemption made with the account's e-mail; a guest's (by e-mail) holds the guest redemptions with
+ * that e-mail and those of the account registered under it. So guest-then-customer and
+ * customer-then-guest count alike. E-mails compare lower-cased (both tables store them so).
+ */
+export async function countRedemptions(
+  db: Db,
+  couponId: number,
+  by: { customerId: number } | { email: string },
+): Promise<number> {
+  const r = couponRedemptions;
+  const who =
+    'customerId' in by
+      ? sql`(${r.customerId} = ${by.customerId} or (${r.customerId} is null and ${r.email} =
+          (select lower(c.email) from customer c where c.id = ${by.customerId})))`
+      : sql`((${r.customerId} is null and ${r.email} = ${by.email.toLowerCase()}) or ${r.customerId} =
+          (select c.id from customer c where lower(c.email) = ${by.email.toLowerCase()}))`;
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(r)
+    .where(and(eq(r.couponId, couponId), who));
+  return rows[0]?.n ?? 0;
+}

@@ -1,0 +1,139 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { privateWebhookTargetsAllowed } from '../../config.ts';
+import { relayEvents } from './relay.ts';
+import { createMailer, MAIL_QUEUE, runMailAttempt } from '../mail/mail.delivery.ts';
+import { DELIVERY_QUEUE, type DeliverySettings, runDeliveryAttempt } from '../webhooks/delivery.ts';
+import { type Queue, startQueue } from '../jobs/queue.ts';
+
+/** Jobs fetched by one poll of a worker, and sent at once. */
+const DELIVERY_BATCH = 100;
+const MAIL_BATCH = 10;
+
+/**
+ * Starts the queue, the delivery workers and the relay with the app, and stops them before the
+ * database closes. With `jobs.enabled` false nothing runs: events are still written and wait
+ * for an instance that delivers them.
+ */
+export const jobsModule: FastifyPluginAsync = async (app) => {
+  const { config } = app;
+  if (!config.jobs.enabled) return;
+  let queue: Queue | undefined;
+  let relayTimer: NodeJS.Timeout | undefined;
+  let relaying: Promise<void> | undefined;
+  let stopping = false;
+  const settings: DeliverySettings = {
+    timeoutMs: config.webhooks.timeoutMs,
+    allowPrivate: privateWebhookTargetsAllowed(config),
+    httpsOnly: config.nodeEnv === 'production',
+    retryBaseMs: config.jobs.retryBaseMs,
+    retryMaxMs: config.jobs.retryMaxMs,
+    maxAttempts: config.jobs.maxAttempts,
+  };
+
+  app.addHook('onReady', async () => {
+    const q = await startQueue(app.db, {
+      onError: (err) => app.log.error({ err }, 'job queue error'),
+      maintenanceIntervalSeconds: Math.max(1, Math.round(config.jobs.relayIntervalMs / 1000) * 30),
+      soleInstance: app.database.engine === 'pglite',
+    });
+    queue = q;
+    await q.createQueue(DELIVERY_QUEUE);
+    let workerId = '';
+    workerId = await q.work<{ deliveryId: number; attempt: number }>(
+      DELIVERY_QUEUE,
+      {
+        batchSize: DELIVERY_BATCH,
+        pollingIntervalSeconds: config.jobs.pollIntervalSeconds,
+        includeMetadata: true,
+      },
+      async (jobs) => {
+        // A full batch means more are waiting: fetch again at once instead of after the poll interval.
+        if (jobs.length === DELIVERY_BATCH) q.notifyWorker(workerId);
+        await Promise.all(
+          jobs.map(async (job) => {
+            try {
+              await runDeliveryAttempt(app.db, q, job, settings);
+            } catch (err) {
+              // Only this job goes back to pg-boss for a retry; the batch's others are done.
+              app.log.error({ err, job: job.id }, 'webhook delivery failed to run');
+              await q.fail(DELIVERY_QUEUE, job.id).catch(() => {});
+            }
+          }),
+        );
+      },
+    );
+    await q.createQueue(MAIL_QUEUE);
+    const mailer = createMailer(
+      {
+        smtpUrl: config.mail.smtpUrl,
+        from: config.mail.from,
+        printToLog: config.nodeEnv === 'development',
+        retryBaseMs: config.jobs.retryBaseMs,
+        retryMaxMs: config.jobs.retryMaxMs,
+        maxAttempts: config.jobs.maxAttempts,
+      },
+      (message) => app.log.info({ mail: message }, 'e-mail (no SMTP_URL: kept in the outbox, not sent)'),
+    );
+    let mailWorkerId = '';
+    mailWorkerId = await q.work<{ messageId: number; attempt: number }>(
+      MAIL_QUEUE,
+      {
+        batchSize: MAIL_BATCH,
+        pollingIntervalSeconds: config.jobs.pollIntervalSeconds,
+        includeMetadata: true,
+      },
+      async (jobs) => {
+        if (jobs.length === MAIL_BATCH) q.notifyWorker(mailWorkerId);
+        await Promise.all(
+          jobs.map(async (job) => {
+            try {
+              await runMailAttempt(app.db, q, mailer, job);
+            } catch (err) {
+              app.log.error({ err, job: job.id }, 'e-mail failed to run');
+              await q.fail(MAIL_QUEUE, job.id).catch(() => {});
+            }
+          }),
+        );
+      },
+    );
+    const relayOnce = async () => {
+      try {
+        for (;;) {
+          const handled = await relayEvents(app.db, config, q);
+          if (handled.jobs > 0) {
+            q.notifyWorker(workerId);
+            q.notifyWorker(mailWorkerId);
+          }
+          if (handled.events < 200 || stopping) break;
+        }
+      } catch (err) {
+        if (!stopping) app.log.error({ err }, 'event relay failed');
+      }
+    };
+    const tick = () => {
+      relaying = relayOnce().finally(() => {
+        relaying = undefined;
+        if (!stopping) relayTimer = setTimeout(tick, config.jobs.relayIntervalMs);
+      });
+    };
+    tick();
+  });
+
+  app.addHook('onClose', async () => {
+    stopping = true;
+    clearTimeout(relayTimer);
+    try {
+      await relaying;
+      // Waits for the attempts in flight (each bounded by the webhook timeout) before the database
+      // closes, within the process's shutdown grace.
+      const timeout = Math.max(
+        1000,
+        Math.min(config.webhooks.timeoutMs + 5000, config.http.shutdownGraceMs - 1000),
+      );
+      await queue?.stop({ graceful: true, wait: true, timeout });
+    } catch (err) {
+      // Nothing is lost: an attempt cut short runs again after it expires (docs/events.md).
+      app.log.warn({ err }, 'the job queue did not stop cleanly');
+    }
+  });
+};

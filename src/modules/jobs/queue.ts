@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import PgBoss from 'pg-boss';
+import type { Db } from '../../db/client.ts';
+
+/**
+ * The job queue: pg-boss, in the `pgboss` schema of the shop's own database, so every instance
+ * on one PostgreSQL shares it (a job is fetched with SKIP LOCKED by exactly one worker). On
+ * PGlite it runs over the same embedded connection through pg-boss's `db` adapter; PGlite runs
+ * one statement at a time, which pg-boss's queries are content with.
+ */
+export type Queue = PgBoss;
+
+interface SqlResult {
+  rows: unknown[];
+}
+
+/** pg-boss's database adapter over the connection the app already holds (pg.Pool or PGlite). */
+function adapterOf(db: Db): { executeSql(text: string, values?: unknown[]): Promise<SqlResult> } {
+  const client = (db as unknown as { $client: unknown }).$client as {
+    query(text: string, values?: unknown[]): Promise<SqlResult>;
+    exec?(text: string): Promise<SqlResult[]>;
+    waitReady?: Promise<void>;
+  };
+  const isPglite = client.waitReady !== undefined && typeof client.exec === 'function';
+  return {
+    async executeSql(text, values) {
+      // pg-boss sends its schema migrations as one multi-statement string without parameters,
+      // which PGlite accepts only through exec().
+      if (isPglite && (!values || values.length === 0)) {
+        const results = await client.exec!(text);
+        return results[results.length - 1] ?? { rows: [] };
+      }
+      return client.query(text, values);
+    },
+  };
+}
+
+export async function startQueue(
+  db: Db,
+  options: { onError: (err: Error) => void; maintenanceIntervalSeconds?: number; soleInstance: boolean },
+): Promise<Queue> {
+  const adapter = adapterOf(db);
+  const boss = new PgBoss({
+    db: adapter,
+    schema: 'pgboss',
+    // Cron schedules are not used; the relay timer hands events to the queue (src/modules/delivery/relay.ts).
+    schedule: false,
+    maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 60,
+  } as PgBoss.ConstructorOptions);
+  boss.on('error', options.onError);
+  await boss.start();
+  if (options.soleInstance) {
+    // PGlite's data directory belongs to one process: a job still active at start was taken by
+    // a process that died, and is handed out again now rather than after its expiry.
+    await adapter.executeSql(
+      "update pgboss.job set state = 'retry', start_after = now() where state = 'active'",
+    );
+  }
+  return boss;
+}
+
+/**
+ * A job id derived from what the job does, so queueing the same attempt twice (a relay that ran
+ * again after a crash, two instances racing) inserts one job: pg-boss ignores a known id.
+ */
+export function jobIdOf(key: string): string {
+  const hex = createHash('sha256').update(key).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * The wait before attempt `attempt + 1` after attempt `attempt` failed: geometric from `baseMs`
+ * after the first failure to `maxMs` after the last but one, so `maxAttempts` attempts span
+ * 30 s … 12 h with the defaults.
+ */
+export function retryDelayMs(attempt: number, baseMs: number, maxMs: number, maxAttempts: number): number {
+  const steps = Math.max(1, maxAttempts - 2);
+  const ratio = (maxMs / baseMs) ** (1 / steps);
+  return Math.min(maxMs, Math.round(baseMs * ratio ** Math.max(0, attempt - 1)));
+}

@@ -1,0 +1,156 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { access } from '../../http/access.ts';
+import { Envelope, ListEnvelope, ok, SuccessOnly } from '../../http/envelope.ts';
+import { neverStored } from '../../http/no-store.ts';
+import { errorResponse } from '../../http/openapi.ts';
+import { limitAsSent } from '../../resources/pagination.ts';
+import { Role } from '../../http/roles.ts';
+import {
+  DeliveryJson,
+  DeliveryParams,
+  ListQuery,
+  WebhookCreateBody,
+  WebhookJson,
+  WebhookParams,
+  WebhookUpdateBody,
+  WebhookWithSecretJson,
+} from './webhooks.schemas.ts';
+import {
+  changeWebhook,
+  createWebhook,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  removeWebhook,
+  retryDelivery,
+  rotateWebhookSecret,
+} from './webhooks.service.ts';
+
+export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const tags = ['webhooks'];
+  const backend = { access: access.admin(Role.Developer, Role.Admin) };
+  const deps = { db: app.db, config: app.config };
+  const notFound = errorResponse(404);
+  // Secrets and delivery history are nobody's cache's business.
+  app.addHook('onSend', neverStored);
+
+  app.get(
+    '/rest/system/webhook',
+    {
+      schema: {
+        tags,
+        summary: 'Webhooks',
+        querystring: ListQuery,
+        response: { 200: ListEnvelope(WebhookJson) },
+      },
+      config: backend,
+      preValidation: limitAsSent,
+    },
+    async (request) => listWebhooks(deps, request.query),
+  );
+
+  app.post(
+    '/rest/system/webhook',
+    {
+      schema: {
+        tags,
+        summary: 'Subscribe a URL to events; the answer is the only one but rotation to show the secret',
+        body: WebhookCreateBody,
+        response: { 201: Envelope(WebhookWithSecretJson), 422: errorResponse(422) },
+      },
+      config: backend,
+    },
+    async (request, reply) => reply.code(201).send(ok(await createWebhook(deps, request.body))),
+  );
+
+  app.get(
+    '/rest/system/webhook/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One webhook (without its secret)',
+        params: WebhookParams,
+        response: { 200: Envelope(WebhookJson), 404: notFound },
+      },
+      config: backend,
+    },
+    async (request) => ok(await getWebhook(deps, request.params.id)),
+  );
+
+  app.patch(
+    '/rest/system/webhook/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Change url, events, active or description',
+        params: WebhookParams,
+        body: WebhookUpdateBody,
+        response: { 200: Envelope(WebhookJson), 404: notFound, 422: errorResponse(422) },
+      },
+      config: backend,
+    },
+    async (request) => ok(await changeWebhook(deps, request.params.id, request.body)),
+  );
+
+  app.delete(
+    '/rest/system/webhook/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Remove a webhook and its delivery history',
+        params: WebhookParams,
+        response: { 200: SuccessOnly, 404: notFound },
+      },
+      config: backend,
+    },
+    async (request) => {
+      await removeWebhook(deps, request.params.id);
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/rest/system/webhook/:id/rotate-secret',
+    {
+      schema: {
+        tags,
+        summary: 'A new signing secret, answered once',
+        params: WebhookParams,
+        response: { 200: Envelope(WebhookWithSecretJson), 404: notFound },
+      },
+      config: backend,
+    },
+    async (request) => ok(await rotateWebhookSecret(deps, request.params.id)),
+  );
+
+  app.get(
+    '/rest/system/webhook/:id/deliveries',
+    {
+      schema: {
+        tags,
+        summary: 'Deliveries, newest first: status, latest response code and duration, next attempt',
+        params: WebhookParams,
+        querystring: ListQuery,
+        response: { 200: ListEnvelope(DeliveryJson), 404: notFound },
+      },
+      config: backend,
+      preValidation: limitAsSent,
+    },
+    async (request) => listDeliveries(deps, request.params.id, request.query),
+  );
+
+  app.post(
+    '/rest/system/webhook/:id/deliveries/:deliveryId/retry',
+    {
+      schema: {
+        tags,
+        summary: 'Send a delivery once more, now',
+        params: DeliveryParams,
+        response: { 202: Envelope(DeliveryJson), 404: notFound, 409: errorResponse(409) },
+      },
+      config: backend,
+    },
+    async (request, reply) =>
+      reply.code(202).send(ok(await retryDelivery(deps, request.params.id, request.params.deliveryId))),
+  );
+};

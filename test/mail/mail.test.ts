@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { body, type TestApp, startTestApp } from '../helpers/app.ts';
+import { adminHeaders, setStoredSetting } from '../helpers/catalog-factories.ts';
+import { readMail, startSmtpReceiver } from '../helpers/smtp-receiver.ts';
+import { registerCustomer } from '../auth/auth-helpers.ts';
+import {
+  adminToken,
+  call,
+  fillCart,
+  makeCustomer,
+  makeProduct,
+  makeTransport,
+  placeOrder,
+} from '../checkout/fixtures.ts';
+
+const jobs = {
+  enabled: true,
+  retryBaseMs: 50,
+  retryMaxMs: 200,
+  relayIntervalMs: 50,
+  pollIntervalSeconds: 0.5,
+};
+
+interface MailRow {
+  template: string;
+  to: string;
+  subject: string;
+  status: string;
+  locale: string;
+}
+
+describe('e-mail over a real SMTP server', () => {
+  let t: TestApp;
+  let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
+
+  before(async () => {
+    smtp = await startSmtpReceiver();
+    t = await startTestApp({
+      config: { jobs, mail: { smtpUrl: smtp.url, from: 'Shop <shop@example.com>' } },
+    });
+  });
+  after(async () => {
+    await t.close();
+    await smtp.close();
+  });
+
+  test('when a customer registers, then a welcome e-mail with text and HTML parts arrives from MAIL_FROM', async () => {
+    const { email } = await registerCustomer(t.app, { firstName: 'Grace' });
+    const [message] = await smtp.messagesTo(email);
+    assert.equal(message.from, 'shop@example.com');
+    const mail = readMail(message.raw);
+    assert.equal(mail.subject, 'Welcome to our shop');
+    assert.match(mail.text, /Hello Grace,/);
+    assert.match(mail.html, /<p>Hello Grace,<\/p>/);
+  });
+
+  test('when an order is placed and cancelled, then a confirmation with lines, totals and VAT, then a cancellation arrive', async () => {
+    const transportId = await makeTransport(t.app.db);
+    const product = await makeProduct(t.app.db, { name: 'Blue <Mug>', price: 1190, vatRate: 19 });
+    const customer = await makeCustomer(t.app);
+    await fillCart(t.app, { token: customer.token }, [[product, 2]]);
+    const placed = await placeOrder(t.app, { token: customer.token }, { transportId });
+    assert.equal(placed.statusCode, 201, placed.body);
+    const order = placed.json().data;
+    const [confirmation] = await smtp.messagesTo(customer.email);
+    const mail = readMail(confirmation.raw);
+    assert.equal(mail.subject, `Order ${order.number} confirmed`);
+    assert.match(mail.text, /2 × Blue <Mug> \(SKU-[^)]+\) @ 11\.90 EUR = 23\.80 EUR/);
+    assert.match(mail.text, /Subtotal: 23\.80 EUR/);
+    assert.match(mail.text, /Shipping: \d+\.\d\d EUR/);
+    for (const v of order.vatBreakdown as { rate: number; net: number; vat: number; gross: number }[]) {
+      const figures = [v.net, v.vat, v.gross].map((n) => `${n.toFixed(2)} EUR`).join(' / ');
+      assert.ok(mail.text.includes(`${v.rate}% / ${figures}`), `VAT row ${v.rate}%`);
+    }
+    assert.match(mail.text, new RegExp(`Total: ${order.total.toFixed(2)} EUR`));
+    assert.match(mail.html, /Blue &lt;Mug&gt;/, 'values are escaped in HTML');
+    const cancel = await call(
+      t.app,
+      'POST',
+      `/rest/order/order/${order.id}/transition`,
+      { token: await adminToken(t.app) },
+      { to: 'cancelled' },
+    );
+    assert.equal(cancel.statusCode, 200, cancel.body);
+    const messages = await smtp.messagesTo(customer.email, 2);
+    assert.equal(readMail(messages[1].raw).subject, `Order ${order.number} cancelled`);
+  });
+
+  test('when the locale is el, then the e-mail is in Greek', async () => {
+    await setStoredSetting(t.app.db, 'locale', 'el');
+    try {
+      const { email } = await registerCustomer(t.app, { firstName: 'Ελένη' });
+      const [message] = await smtp.messagesTo(email);
+      const mail = readMail(message.raw);
+      assert.equal(mail.subject, 'Καλώς ήρθατε στο κατάστημά μας');
+      assert.match(mail.text, /Γεια σας Ελένη,/);
+    } finally {
+      await setStoredSetting(t.app.db, 'locale', 'en');
+    }
+  });
+
+  test('when the back office lists the outbox, then every message is there with its status; other roles get 403', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/rest/system/mail?limit=100',
+      headers: await adminHeaders(t.app, [2]),
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const rows = body<{ data: MailRow[] }>(res).data;
+    assert.ok(rows.some((m) => m.template === 'welcome' && m.status === 'sent'));
+    assert.ok(rows.some((m) => m.template === 'order_confirmation' && m.status === 'sent'));
+    assert.ok(rows.some((m) => m.locale === 'el'));
+    const forbidden = await t.app.inject({
+      method: 'GET',
+      url: '/rest/system/mail',
+      headers: await adminHeaders(t.app, [6]),
+    });
+    assert.equal(forbidden.statusCode, 403);
+  });
+});
+
+describe('e-mail without SMTP_URL', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ config: { jobs } });
+  });
+  after(async () => t.close());
+
+  test('when a message is due and no SMTP server is configured, then it stays in the outbox as logged', async () => {
+    const { email } = await registerCustomer(t.app);
+    const headers = await adminHeaders(t.app, [3]);
+    let row: MailRow | undefined;
+    for (let i = 0; i < 100 && row?.status !== 'logged'; i++) {
+      const res = await t.app.inject({ method: 'GET', url: '/rest/system/mail', headers });
+      row = body<{ data: MailRow[] }>(res).data.find((m) => m.to === email);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(row?.status, 'logged');
+    assert.equal(row?.template, 'welcome');
+  });
+});

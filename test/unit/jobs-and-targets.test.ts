@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { jobIdOf, retryDelayMs } from '../../src/modules/jobs/queue.ts';
+import { guardedLookup, isPrivateAddress } from '../../src/modules/webhooks/targets.ts';
+
+describe('job back-off', () => {
+  test('when the defaults apply, then 10 attempts wait from 30 s up to 12 h, growing each time', () => {
+    const delays = Array.from({ length: 9 }, (_, i) => retryDelayMs(i + 1, 30_000, 43_200_000, 10));
+    assert.equal(delays[0], 30_000);
+    assert.equal(delays[8], 43_200_000);
+    for (let i = 1; i < delays.length; i++) assert.ok(delays[i] > delays[i - 1]);
+    assert.equal(retryDelayMs(20, 30_000, 43_200_000, 10), 43_200_000, 'never past the cap');
+  });
+
+  test('when the same attempt is queued twice, then it has the same job id, a valid UUID', () => {
+    assert.equal(jobIdOf('webhook-delivery:1:2'), jobIdOf('webhook-delivery:1:2'));
+    assert.notEqual(jobIdOf('webhook-delivery:1:2'), jobIdOf('webhook-delivery:1:3'));
+    assert.match(jobIdOf('x'), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});
+
+describe('webhook targets', () => {
+  test('when an address is loopback, private, link-local or unique-local, then it is private', () => {
+    for (const a of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.0.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+    ]) {
+      assert.equal(isPrivateAddress(a), true, a);
+    }
+    for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '172.32.0.1']) {
+      assert.equal(isPrivateAddress(a), false, a);
+    }
+  });
+
+  test('when a name resolves to loopback and private targets are not allowed, then the connection lookup refuses it', async () => {
+    const refused = await new Promise<Error | null>((resolve) =>
+      guardedLookup(false)('localhost', {}, (err) => resolve(err)),
+    );
+    assert.match(String(refused?.message), /private address/);
+    const allowed = await new Promise<Error | null>((resolve) =>
+      guardedLookup(true)('localhost', {}, (err) => resolve(err)),
+    );
+    assert.equal(allowed, null);
+  });
+});

@@ -1,0 +1,267 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { body, type TestApp, startTestApp } from '../helpers/app.ts';
+import { adminHeaders } from '../helpers/catalog-factories.ts';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { registerCustomer } from '../auth/auth-helpers.ts';
+import { webhook } from '../../src/modules/webhooks/webhooks.tables.ts';
+
+type Json = Record<string, unknown>;
+interface Hook {
+  id: number;
+  secret: string;
+}
+interface Delivery {
+  id: number;
+  status: string;
+  attempts: number;
+  responseCode: number | null;
+  nextAttemptAt: string | null;
+  error: string | null;
+}
+interface Event {
+  type: string;
+  timestamp: string;
+  data: { customerId?: number };
+}
+
+describe('webhooks: signed deliveries through the job queue', () => {
+  let t: TestApp;
+  let developer: Record<string, string>;
+
+  before(async () => {
+    t = await startTestApp({
+      config: {
+        // Milliseconds instead of 30 s … 12 h, so retries happen within the test.
+        jobs: {
+          enabled: true,
+          retryBaseMs: 50,
+          retryMaxMs: 400,
+          maxAttempts: 4,
+          relayIntervalMs: 50,
+          pollIntervalSeconds: 0.5,
+        },
+      },
+    });
+    developer = await adminHeaders(t.app, [2]);
+  });
+  after(async () => t.close());
+
+  async function subscribe(url: string, events: string[]): Promise<Hook> {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/rest/system/webhook',
+      headers: developer,
+      payload: { url, events },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    return body<{ data: Hook }>(res).data;
+  }
+
+  async function deliveriesOf(id: number): Promise<Delivery[]> {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/rest/system/webhook/${id}/deliveries`,
+      headers: developer,
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    return body<{ data: Delivery[] }>(res).data;
+  }
+
+  test('when a customer registers, then the subscribed URL receives a signed {type, timestamp, data}', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const hook = await subscribe(receiver.url, ['customer.registered']);
+      assert.match(hook.secret, /^whsec_[A-Za-z0-9+/=]{40,}$/);
+      await registerCustomer(t.app);
+      await receiver.until((all) => all.length >= 1);
+      const [delivery] = receiver.received;
+      const verified = new Webhook(hook.secret).verify(
+        delivery.body,
+        delivery.headers as Record<string, string>,
+      ) as Event;
+      assert.equal(verified.type, 'customer.registered');
+      assert.equal(typeof verified.data.customerId, 'number');
+      assert.ok(!Number.isNaN(Date.parse(verified.timestamp)));
+      assert.match(String(delivery.headers['webhook-id']), /^evt_\d+$/);
+      assert.match(String(delivery.headers['webhook-signature']), /^v1,/);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('when the receiver fails twice, then the third attempt carries the same webhook-id and a valid signature', async () => {
+    const receiver = await startWebhookReceiver((_r, index) => (index < 2 ? 500 : 200));
+    try {
+      const hook = await subscribe(receiver.url, ['*']);
+      await registerCustomer(t.app);
+      await receiver.until((all) => all.length >= 3);
+      const ids = receiver.received.map((r) => r.headers['webhook-id']);
+      assert.deepEqual(new Set(ids).size, 1, `one id on every attempt: ${ids.join(', ')}`);
+      const third = receiver.received[2];
+      new Webhook(hook.secret).verify(third.body, third.headers as Record<string, string>);
+      let listed: Delivery[] = [];
+      for (let i = 0; i < 50; i++) {
+        listed = await deliveriesOf(hook.id);
+        if (listed[0]?.status === 'succeeded') break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.equal(listed.length, 1);
+      assert.equal(listed[0].status, 'succeeded');
+      assert.equal(listed[0].attempts, 3);
+      assert.equal(listed[0].responseCode, 200);
+      assert.equal(listed[0].nextAttemptAt, null);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('when every attempt fails, then the delivery is dead after the last one and a manual retry sends it again', async () => {
+    let accept = false;
+    const receiver = await startWebhookReceiver(() => (accept ? 204 : 503));
+    try {
+      const hook = await subscribe(receiver.url, ['customer.registered']);
+      await registerCustomer(t.app);
+      await receiver.until((all) => all.length >= 4);
+      let listed: Delivery[] = [];
+      for (let i = 0; i < 50; i++) {
+        listed = await deliveriesOf(hook.id);
+        if (listed[0]?.status === 'dead') break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.equal(listed[0].status, 'dead');
+      assert.equal(listed[0].attempts, 4);
+      assert.equal(listed[0].responseCode, 503);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(receiver.received.length, 4, 'no fifth attempt on its own');
+      accept = true;
+      const retried = await t.app.inject({
+        method: 'POST',
+        url: `/rest/system/webhook/${hook.id}/deliveries/${listed[0].id}/retry`,
+        headers: developer,
+      });
+      assert.equal(retried.statusCode, 202, retried.body);
+      await receiver.until((all) => all.length >= 5);
+      assert.equal(receiver.received[4].headers['webhook-id'], receiver.received[0].headers['webhook-id']);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('when a webhook is read, then its secret is not answered; rotation answers a new one', async () => {
+    const hook = await subscribe('https://example.com/hook', ['order.placed']);
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/rest/system/webhook/${hook.id}`,
+      headers: developer,
+    });
+    assert.equal(read.statusCode, 200);
+    assert.equal(body<{ data: Json }>(read).data.secret, undefined);
+    assert.equal(read.headers['cache-control'], 'private, no-store');
+    const listed = await t.app.inject({ method: 'GET', url: '/rest/system/webhook', headers: developer });
+    assert.ok(body<{ data: Json[] }>(listed).data.every((w) => w.secret === undefined));
+    const rotated = await t.app.inject({
+      method: 'POST',
+      url: `/rest/system/webhook/${hook.id}/rotate-secret`,
+      headers: developer,
+    });
+    assert.equal(rotated.statusCode, 200);
+    const rotatedSecret = body<{ data: Hook }>(rotated).data.secret;
+    assert.match(rotatedSecret, /^whsec_/);
+    assert.notEqual(rotatedSecret, hook.secret);
+  });
+
+  test('when a role other than Developer or Admin asks, then 403', async () => {
+    const orders = await adminHeaders(t.app, [6]);
+    const res = await t.app.inject({ method: 'GET', url: '/rest/system/webhook', headers: orders });
+    assert.equal(res.statusCode, 403);
+    const admin = await adminHeaders(t.app, [3]);
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: '/rest/system/webhook', headers: admin })).statusCode,
+      200,
+    );
+  });
+
+  test('when an unknown event type is subscribed, then 400', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/rest/system/webhook',
+      headers: developer,
+      payload: { url: 'https://example.com/x', events: ['order.exploded'] },
+    });
+    assert.equal(res.statusCode, 400);
+  });
+});
+
+describe('webhooks: targets on private addresses', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({
+      config: {
+        webhooks: { allowPrivateTargets: false },
+        jobs: {
+          enabled: true,
+          retryBaseMs: 50,
+          retryMaxMs: 100,
+          maxAttempts: 2,
+          relayIntervalMs: 50,
+          pollIntervalSeconds: 0.5,
+        },
+      },
+    });
+  });
+  after(async () => t.close());
+
+  test('when a stored target points at a private address anyway, then no request leaves and the delivery dies', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      // As if the name had resolved elsewhere when the webhook was created.
+      const [hook] = await t.app.db
+        .insert(webhook)
+        .values({
+          url: receiver.url,
+          events: ['*'],
+          secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+        })
+        .returning();
+      await registerCustomer(t.app);
+      const headers = await adminHeaders(t.app, [3]);
+      let listed: Delivery[] = [];
+      for (let i = 0; i < 100 && listed[0]?.status !== 'dead'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        const res = await t.app.inject({
+          method: 'GET',
+          url: `/rest/system/webhook/${hook.id}/deliveries`,
+          headers,
+        });
+        listed = body<{ data: Delivery[] }>(res).data;
+      }
+      assert.equal(listed[0]?.status, 'dead');
+      assert.equal(listed[0].error, 'private address refused');
+      assert.equal(receiver.received.length, 0);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  for (const url of [
+    'http://127.0.0.1:8080/x',
+    'http://localhost/x',
+    'http://10.1.2.3/x',
+    'http://[::1]/x',
+    'http://169.254.169.254/latest',
+    'http://192.168.1.1/',
+    'http://[::ffff:127.0.0.1]/',
+  ]) {
+    test(`when the target is ${url} and private targets are not allowed, then 422`, async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/rest/system/webhook',
+        headers: await adminHeaders(t.app, [3]),
+        payload: { url, events: ['*'] },
+      });
+      assert.equal(res.statusCode, 422, res.body);
+    });
+  }
+});

@@ -105,8 +105,11 @@ describe('webhooks: the events of orders and stock', () => {
       { to: 'cancelled' },
     );
     assert.equal(res.statusCode, 200, res.body);
-    const events = await until((all) =>
-      all.some((e) => e.type === 'order.cancelled' && e.data.orderId === orderId),
+    // Deliveries run concurrently, so the two events may arrive in either order.
+    const events = await until(
+      (all) =>
+        all.some((e) => e.type === 'order.cancelled' && e.data.orderId === orderId) &&
+        all.some((e) => e.type === 'order.status_changed' && e.data.orderId === orderId),
     );
     const changed = events.find((e) => e.type === 'order.status_changed' && e.data.orderId === orderId);
     assert.equal(changed?.data.to, 'cancelled');

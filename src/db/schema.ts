@@ -1,4 +1,5 @@
 // Every table of the service, for drizzle-orm queries and drizzle-kit migrations.
+export * from '../modules/audit/audit.tables.ts';
 export * from '../modules/auth/auth.tables.ts';
 export * from '../modules/auth/account-tokens.tables.ts';
 export * from '../modules/cart/cart.tables.ts';
@@ -11,6 +12,7 @@ export * from '../modules/customers/customer.tables.ts';
 export * from '../modules/events/outbox.tables.ts';
 export * from '../modules/loyalty/loyalty.tables.ts';
 export * from '../modules/mail/mail.tables.ts';
+export * from '../modules/orders/after-order.tables.ts';
 export * from '../modules/orders/order.tables.ts';
 export * from '../modules/settings/settings.tables.ts';
 export * from '../modules/webhooks/webhooks.tables.ts';

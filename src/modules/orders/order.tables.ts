@@ -15,6 +15,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { customers } from '../customers/customer.tables.ts';
 import { ORDER_STATUSES } from './order-states.ts';
+import { PAYMENT_STATUSES } from './payment-states.ts';
 
 /**
  * Placed orders ("order" is an SQL keyword, hence sales_order). Every money column and every figure in
@@ -46,6 +47,11 @@ export const salesOrders = pgTable(
     transportName: text('transport_name'),
     payWay: text('pay_way'),
     giftPackaging: boolean('gift_packaging').notNull().default(false),
+    /** The payment's own life cycle (payment-states.ts), beside the order's status. */
+    paymentStatus: text('payment_status', { enum: PAYMENT_STATUSES }).notNull().default('pending'),
+    paidAmount: integer('paid_amount').notNull().default(0),
+    refundedAmount: integer('refunded_amount').notNull().default(0),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -58,6 +64,13 @@ export const salesOrders = pgTable(
     uniqueIndex('sales_order_number_key').on(t.number),
     index('sales_order_customer_idx').on(t.customerId, t.id),
     index('sales_order_status_idx').on(t.status, t.id),
+    // Reports and the date-filtered list read orders by time (docs/orders.md).
+    index('sales_order_created_idx').on(t.createdAt),
+    index('sales_order_status_created_idx').on(t.status, t.createdAt),
+    check(
+      'sales_order_payment_check',
+      sql`${t.paymentStatus} in ('pending', 'paid', 'partially_refunded', 'refunded') and ${t.refundedAmount} between 0 and ${t.paidAmount}`,
+    ),
   ],
 );
 

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -85,6 +84,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
  */
 export const PLAN_CACHE_MODE = 'force_generic_plan';
 
+/**
+ * Catalog search tolerates one typo in a word of five letters or more through pg_trgm's word
+ * similarity (`%>`, index-driven). Its default threshold 0.6 misses most single typos: a changed
+ * middle letter of a five-letter word scores 0.33 (grind/grand), a swap 0.44 (epsresso); 0.3
+ * finds them (docs/catalog.md).
+ */
+export const WORD_SIMILARITY_THRESHOLD = '0.3';
+const SEARCH_SETTINGS_SQL = `set pg_trgm.word_similarity_threshold = ${WORD_SIMILARITY_THRESHOLD}`;
+
 type QueryLogger = { logQuery(text: string): void } | undefined;
 
 async function openPglite(dataDir: string, logger: QueryLogger): Promise<Database> {
@@ -95,14 +103,18 @@ async function openPglite(dataDir: string, logger: QueryLogger): Promise<Databas
     await initialiseInWorker(dataDir);
   }
   // Loaded only here: on PostgreSQL the embedded engine's modules would cost some 50 MB of memory for nothing.
-  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('drizzle-orm/pglite'),
-    import('drizzle-orm/pglite/migrator'),
-  ]);
-  const client = new PGlite(inMemory ? undefined : dataDir);
+  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }, { pg_trgm }, { unaccent }] =
+    await Promise.all([
+      import('@electric-sql/pglite'),
+      import('drizzle-orm/pglite'),
+      import('drizzle-orm/pglite/migrator'),
+      // Catalog search (drizzle/0015_…): trigram indexes and accent folding, as on PostgreSQL.
+      import('@electric-sql/pglite/contrib/pg_trgm'),
+      import('@electric-sql/pglite/contrib/unaccent'),
+    ]);
+  const client = new PGlite({ dataDir: inMemory ? undefined : dataDir, extensions: { pg_trgm, unaccent } });
   await client.waitReady;
-  await client.exec(`set plan_cache_mode = ${PLAN_CACHE_MODE}`);
+  await client.exec(`set plan_cache_mode = ${PLAN_CACHE_MODE}; ${SEARCH_SETTINGS_SQL}`);
   const db = drizzlePglite({ client, schema, logger }) as unknown as Db;
   // PGlite plans every query of its API again: all-JSON reads go through PREPARE/EXECUTE instead.
   useEngine(db, new PgliteStatements(client, logger));
@@ -163,7 +175,7 @@ async function openPostgres(
     // client-side bound such a request would hang (test/hardening/db-faults.test.ts).
     query_timeout: timeouts.queryMs,
     idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
-    options: `-c plan_cache_mode=${PLAN_CACHE_MODE}`,
+    options: `-c plan_cache_mode=${PLAN_CACHE_MODE} -c pg_trgm.word_similarity_threshold=${WORD_SIMILARITY_THRESHOLD}`,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
@@ -172,7 +184,7 @@ async function openPostgres(
   // with the error, which answers 503 (test/hardening/db-faults.test.ts).
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzlePg({ client: pool, schema, logger }) as unknown as Db;
-  releaseClientsOfFailedBegin(pool, db);
+  releaseClientsOfFailedBegin(pool, db, logger);
   return {
     db,
     engine: 'postgres',
@@ -198,48 +210,42 @@ async function openPostgres(
 /**
  * drizzle's transaction() releases its pool client in a `finally` that is entered only after
  * BEGIN succeeded: a connection lost at BEGIN keeps its client checked out for ever, and a few
- * such faults exhaust the pool (test/hardening/db-faults.test.ts). This notes the clients a
- * transaction takes and gives back any that drizzle did not.
+ * such faults exhaust the pool (test/hardening/db-faults.test.ts). So the root handle's
+ * transactions check out their client here and run drizzle's transaction on it; the client goes
+ * back in every case, and is dropped when BEGIN, COMMIT or ROLLBACK failed (its connection is then
+ * in doubt). No AsyncLocalStorage: one in use turns on promise hooks for the whole process, which
+ * cost every request about a third more CPU (docs/performance.md).
  */
-function releaseClientsOfFailedBegin(pool: pg.Pool, db: Db): void {
-  interface Checkout {
-    release: (err?: Error) => void;
-    released: boolean;
-  }
-  const taken = new AsyncLocalStorage<Checkout[]>();
-  const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
-  // Only the promise form is drizzle's transaction; the callback form is pool.query's own.
-  pool.connect = ((...args: unknown[]) => {
-    if (args.length > 0) return (connect as (...a: unknown[]) => unknown)(...args);
-    return connect().then((client) => {
-      const checkouts = taken.getStore();
-      if (checkouts) {
-        // This checkout's own release: once given back, the client may already be someone else's.
-        const checkout: Checkout = { release: client.release.bind(client), released: false };
-        client.release = (err?: Error | boolean) => {
-          checkout.released = true;
-          checkout.release(err instanceof Error ? err : undefined);
-        };
-        checkouts.push(checkout);
-      }
-      return client;
-    });
-  }) as typeof pool.connect;
-  const transaction = db.transaction.bind(db);
-  db.transaction = ((work, config) =>
-    taken.run([], async () => {
-      try {
-        return await transaction(work, config);
-      } catch (err) {
-        for (const checkout of taken.getStore()!) {
-          if (!checkout.released) {
-            checkout.released = true;
-            checkout.release(err as Error);
-          }
+function releaseClientsOfFailedBegin(pool: pg.Pool, db: Db, logger: QueryLogger): void {
+  const onClient = new WeakMap<pg.PoolClient, Db>();
+  const handleOf = (client: pg.PoolClient): Db => {
+    let handle = onClient.get(client);
+    if (!handle) {
+      handle = drizzlePg({ client, schema, logger }) as unknown as Db;
+      onClient.set(client, handle);
+    }
+    return handle;
+  };
+  db.transaction = (async (work, config) => {
+    const client = await pool.connect();
+    let workError: unknown;
+    try {
+      const result = await handleOf(client).transaction(async (tx) => {
+        try {
+          return await work(tx);
+        } catch (err) {
+          workError = err;
+          throw err;
         }
-        throw err;
-      }
-    })) as Db['transaction'];
+      }, config);
+      client.release();
+      return result;
+    } catch (err) {
+      // The work's own error comes back after a successful ROLLBACK: the connection is sound.
+      client.release(err === workError ? undefined : (err as Error));
+      throw err;
+    }
+  }) as Db['transaction'];
 }
 
 /** Rows of a raw query, the same shape on both engines. */

@@ -66,10 +66,18 @@ export const products = pgTable(
     supplierCode: text('supplier_code'),
     adminNotes: text('admin_notes'),
     active: boolean('active').notNull().default(true),
+    /**
+     * What catalog search matches: name, brand, sku and description, lower-cased and without
+     * accents (shop_unaccent, drizzle/0015_…), kept by the database; GIN trigram index.
+     */
+    searchText: text('search_text').generatedAlwaysAs(
+      sql`shop_unaccent(lower(name || ' ' || coalesce(brand, '') || ' ' || sku || ' ' || description))`,
+    ),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('product_sku_key').on(t.sku),
+    index('product_search_text_idx').using('gin', t.searchText.op('gin_trgm_ops')),
     uniqueIndex('product_slug_key').on(t.slug),
     index('product_category_idx').on(t.categoryId, t.id),
     index('product_brand_idx').on(t.brand, t.id),

@@ -103,7 +103,8 @@ export async function listEntities(
     {
       ...page,
       shape: `${page.shape}|${perPage.mode}`,
-      values: { ...page.values, ...rctx.settingsSource.fallbacks() },
+      // No fallback values here: spreading every setting's into each request's values cost ~45 µs.
+      values: page.values,
       pageNumber: query.page,
       // Built with the statement, once per shape.
       state: () => ({ perPage: perPage.sql(), settingsJson: rctx.settingsSource.storedJson() }),

@@ -30,11 +30,10 @@ export interface SettingsSource {
   fromStored(stored: unknown): Settings;
   /**
    * One setting's effective value as SQL, so a statement applies the live value itself (the stored
-   * one when it is valid, else the placeholder `fallback_<key>`): `positiveInteger` or `boolean`.
+   * one when it is valid, else the configured or default value, bound into the statement):
+   * `positiveInteger` or `boolean`.
    */
   valueSql(key: string, kind: 'positiveInteger' | 'boolean'): SQL;
-  /** The `fallback_<key>` values: configuration over defaults. */
-  fallbacks(): Record<string, unknown>;
   /** Reads them (one small query). */
   read(db: Db): Promise<Settings>;
 }

@@ -127,7 +127,6 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
         const where = whereFor(productResource, ctx, parsed);
         const values = {
           ...paramValues(ctx, parsed),
-          ...settingsSource.fallbacks(),
           limit: 15,
           offset: 0,
           page: 1,

@@ -28,11 +28,11 @@ export function storedSettingsJson() {
 
 /**
  * One setting's effective value inside a statement: the stored value when it has the kind's shape,
- * else the placeholder `fallback_<key>` (configuration over default). A value stored by hand that
- * does not fit is ignored here as it is in the service (settingProblem).
+ * else `fallback` (configuration over default, fixed for the process, so bound into the statement
+ * when it is built). A value stored by hand that does not fit is ignored here as it is in the
+ * service (settingProblem).
  */
-export function settingValueSql(key: string, kind: 'positiveInteger' | 'boolean') {
-  const fallback = sql.placeholder(`fallback_${key}`);
+export function settingValueSql(key: string, kind: 'positiveInteger' | 'boolean', fallback: unknown) {
   const stored =
     kind === 'boolean'
       ? sql`(select case when jsonb_typeof(s.value) = 'boolean' then s.value::text::boolean end from ${settings} s where s.key = ${sql.raw(`'${key}'`)})`

@@ -87,18 +87,6 @@ export function mergeSettings(config: Config, stored: { key: string; value: unkn
   return result as EffectiveSettings;
 }
 
-const fallbackValues = new WeakMap<Config, Record<string, unknown>>();
-
-/** The configuration layer as `fallback_<key>` placeholder values (see settingValueSql). */
-function fallbacksOf(config: Config): Record<string, unknown> {
-  let values = fallbackValues.get(config);
-  if (!values) {
-    values = Object.fromEntries(Object.entries(configLayer(config)).map(([k, v]) => [`fallback_${k}`, v]));
-    fallbackValues.set(config, values);
-  }
-  return values;
-}
-
 /** The settings as the resource framework reads them (passed in by the app: src/app.ts). */
 export function settingsSource(config: Config): SettingsSource {
   return {
@@ -107,9 +95,8 @@ export function settingsSource(config: Config): SettingsSource {
     read: (db) => readSettings(db, config),
     valueSql: (key, kind) => {
       if (!isSettingKey(key)) throw new Error(`unknown setting ${key}`);
-      return settingValueSql(key, kind);
+      return settingValueSql(key, kind, configLayer(config)[key]);
     },
-    fallbacks: () => fallbacksOf(config),
   };
 }
 

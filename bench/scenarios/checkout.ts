@@ -223,7 +223,27 @@ const totalsScenario: Omit<Scenario, 'name'> = {
   }),
 };
 
+/**
+ * A guest's first add to cart: each request carries no token, so it makes a cart and its line (the
+ * stock check, the line and the cart answer included), the way every visit's first add does.
+ */
+const addToCartScenario: Scenario = {
+  group: 'checkout',
+  name: 'add to cart, new guest cart',
+  connections: 10,
+  setup: async (ctx) => {
+    const [productId] = await makeProducts(ctx, 1);
+    ctx.state.addToCartProduct = String(productId);
+  },
+  request: (ctx) => ({
+    method: 'POST',
+    path: '/rest/cart/items',
+    body: { productId: Number(ctx.state.addToCartProduct), qty: 1 },
+  }),
+};
+
 export const checkoutScenarios: Scenario[] = [
+  addToCartScenario,
   { ...totalsScenario, name: 'checkout totals, 5-line customer cart', engines: ['postgres'], target: 0.03 },
   // PGlite runs every query in one WASM thread (about 0.4 ms each even prepared); the 4 reads of a
   // quote bound it near 0.006 of R, so it is reported, not held to the PostgreSQL target.

@@ -223,6 +223,21 @@ export const field = {
     );
   },
 
+  /**
+   * A jsonb column holding a structured value (a product's options): `schema` validates writes and
+   * describes answers; never filtered or sorted here.
+   */
+  json(column: PgColumn, schema: TSchema, o: FieldOptions = {}): FieldDef {
+    const parse = () => {
+      throw new FieldError('cannot be filtered');
+    };
+    return build({ output: schema, input: schema, parse, rangeable: false }, column, {
+      ...o,
+      filter: false,
+      sort: false,
+    });
+  },
+
   /** A read-only value computed in SQL, in the same query as the page. */
   computed(output: TSchema, expr: (ctx: ReadContext) => SQL, o: FieldOptions = {}): FieldDef {
     const parse = (text: string) => text;

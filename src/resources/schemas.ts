@@ -51,9 +51,12 @@ export function querySchema(resource: Resource, withPaging: boolean): TObject {
   for (const f of resource.fields) {
     if (!f.filter) continue;
     const who = f.read === 'public' ? '' : ` (${f.read} callers)`;
+    // `option.<Name>`: any name, so no property of its own (documented on the list operation).
+    if (f.prefixed) continue;
     if (f.filter !== 'range') {
+      const what = f.filterOnly && f.description ? `${f.description}; ` : '';
       props[f.name] = Type.Optional(
-        Type.String({ maxLength: 2000, description: `Equals; a,b for any of${who}` }),
+        Type.String({ maxLength: 2000, description: `${what}Equals; a,b for any of${who}` }),
       );
     }
     if (f.filter !== 'eq') {
@@ -162,6 +165,9 @@ export function createBody(resource: Resource): TObject {
     // Owner fields are required of admins only; a customer's own id comes from the token.
     const required = f.create === 'required' && !(resource.ownerField === f && resource.def.write?.owner);
     props[f.name] = required ? schema : Type.Optional(schema);
+  }
+  for (const [name, schema] of Object.entries(resource.def.createExtras?.() ?? {})) {
+    props[name] = Type.Optional(schema);
   }
   return Type.Object(props, { additionalProperties: false });
 }

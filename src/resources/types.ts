@@ -104,6 +104,33 @@ export interface FieldDef {
   /** The boolean setting that shows this field: while it is off the field reads null. */
   shownWhen?: BooleanSetting;
   description?: string;
+  /**
+   * The filter's own condition instead of `value = column` (categoryId matching a whole subtree,
+   * option.<Name> reading the variants): see src/resources/filters.ts.
+   */
+  where?: FilterWhere;
+  /** A query parameter only, never a field of the answer (onSale, option.<Name>). */
+  filterOnly?: boolean;
+  /** Parameters `<name>.<arg>` (option.Size=M): the arg reaches `where` as its own placeholder. */
+  prefixed?: boolean;
+  /** Other tables a filter on this field reads: a cached total follows their versions too. */
+  dependsOn?: PgTable[];
+}
+
+/** A filter's SQL from the placeholders of its value (an array for `in`) and its prefix argument. */
+export type FilterWhere = (ctx: ReadContext, op: 'eq' | 'in', value: SQL, arg: SQL) => SQL;
+
+/**
+ * A resource's own text search (products: every word, accents folded, a typo tolerated), instead
+ * of the generic ILIKE over the searchable fields. One text of q gives one shape and its values.
+ */
+export interface SearchDef {
+  /** The statement shape q needs (e.g. how many words) and its placeholder values (named `q…`). */
+  parse(q: string): { shape: string; values: Record<string, unknown> };
+  /** The condition of a shape, with the placeholders `parse` named. */
+  where(shape: string): SQL;
+  /** Relevance, higher first: the order when q is given without sort, or with sort=relevance. */
+  rank(shape: string): SQL;
 }
 
 export interface RelationDef {
@@ -149,7 +176,15 @@ export interface ResourceDef {
   countCache?: boolean;
   /** Reads need the settings even for admins (e.g. a field a setting switches). */
   usesSettings?: boolean;
+  /** Text search of its own (q); without it q is ILIKE over the searchable fields. */
+  search?: SearchDef;
   hooks?: ResourceHooks;
+  /**
+   * Create-body members that are no field (a product's `variants`): validated by the create
+   * schema, handed to the hooks in `values`, never written as columns. A function, so a schema
+   * may come from another resource's definition.
+   */
+  createExtras?: () => Record<string, TSchema>;
 }
 
 export interface FieldInfo extends FieldDef {

@@ -56,7 +56,12 @@ function storedValues(
 ): Values {
   const values: Values = {};
   const details = readOnlyFields(rctx.caller, resource, body, op);
+  const extras = op === 'create' ? resource.def.createExtras?.() : undefined;
   for (const [name, value] of Object.entries(body)) {
+    if (extras && name in extras) {
+      values[name] = value;
+      continue;
+    }
     const f = resource.field.get(name);
     if (!f) details.push({ field: name, message: 'is not a field of this entity' });
     if (!f || !mayWrite(rctx.caller, resource, f, op)) continue;

@@ -20,7 +20,7 @@ describe('price history and the EU Omnibus reference price', () => {
   const history = (productId: unknown) =>
     queryRows<{ price: number }>(
       t.database.db,
-      sql`select price from product_price_history where product_id = ${Number(productId)} order by valid_from, id`,
+      sql`select price from product_price_history where product_id = ${Number(productId)} and variant_id is null order by valid_from, id`,
     );
   const events = (productId: unknown) =>
     queryRows<{ payload: Json }>(

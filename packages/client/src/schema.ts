@@ -592,6 +592,96 @@ export interface paths {
         patch: operations["updateProduct"];
         trace?: never;
     };
+    "/rest/product/variant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List product variants
+         * @description A page of product variants (page, limit), narrowed by the field filters and q, ordered by sort; with embeds related records. Each caller gets the rows and fields their scope may read.
+         *
+         *     Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         *
+         *     Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         */
+        get: operations["listVariants"];
+        put?: never;
+        /**
+         * Create a product variant
+         * @description Creates a product variant and answers it as a read would; unknown and read-only fields are refused (400).
+         *
+         *     Needs an admin token holding role 5 (Superuser passes).
+         */
+        post: operations["createVariant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/product/variant/item": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the first product variant matching the filters
+         * @description The first of the product variants the list's filters, q and sort select; 404 when none matches.
+         *
+         *     Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         *
+         *     Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         */
+        get: operations["findVariant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/product/variant/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a product variant
+         * @description One of the product variants by id; with embeds related records. 404 when there is none the caller may see.
+         *
+         *     Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         *
+         *     Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         */
+        get: operations["getVariant"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a product variant
+         * @description Deletes a product variant; 409 when other records still refer to it.
+         *
+         *     Needs an admin token holding role 5 (Superuser passes).
+         */
+        delete: operations["deleteVariant"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a product variant
+         * @description Changes the fields sent (at least one) and answers the record; unknown and read-only fields are refused (400).
+         *
+         *     Needs an admin token holding role 5 (Superuser passes).
+         */
+        patch: operations["updateVariant"];
+        trace?: never;
+    };
     "/rest/product/category": {
         parameters: {
             query?: never;
@@ -1705,10 +1795,116 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Move an order to another status (cancel returns stock, coupon use and points)
+         * Move an order to another status, with an optional reason (cancel returns stock, coupon use and points)
          * @description Needs an admin token holding role 6 (Superuser passes).
          */
         post: operations["transitionOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/order/order/{id}/shipment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ship a confirmed order with its carrier and tracking (e-mails the customer)
+         * @description Needs an admin token holding role 6 (Superuser passes).
+         */
+        post: operations["shipmentOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/order/order/{id}/payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record that an order was paid (bank transfer or card confirmed)
+         * @description Needs an admin token holding role 6 (Superuser passes).
+         */
+        post: operations["paymentOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/order/order/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an order (a customer: their own pending order), with a reason
+         * @description Gives back stock, the coupon use and the points, and refunds what was paid.
+         *
+         *     Needs a customer token (own records only) or an admin token holding role 6 (Superuser passes).
+         */
+        post: operations["cancelOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/order/order/{id}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take back units of a shipped or delivered order and refund them
+         * @description Each line refunds its gross price less its share of the coupon and of the points' cash; points come back in proportion; stock when `restock` is true.
+         *
+         *     Needs an admin token holding role 6 (Superuser passes).
+         */
+        post: operations["returnOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/order/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find an order by its number and e-mail address (guests)
+         * @description Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         *
+         *     Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         */
+        get: operations["listLookups"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1897,6 +2093,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rest/system/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Back-office writes, newest first: who, when, what changed
+         * @description Needs an admin token holding role 3 (Superuser passes).
+         *
+         *     Needs an admin token holding role 3 (Superuser passes).
+         */
+        get: operations["listAudits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1949,6 +2167,13 @@ export interface components {
             number: string;
             /** @description pending → confirmed → shipped → delivered; pending or confirmed → cancelled */
             status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled";
+            /** @description pending → paid → partially_refunded / refunded (docs/orders.md) */
+            paymentStatus: "pending" | "paid" | "partially_refunded" | "refunded";
+            /** @description Amount received */
+            paid: number;
+            /** @description Amount refunded so far */
+            refunded: number;
+            paidAt: string | null;
             customerId: number | null;
             email: string;
             currency: string;
@@ -1990,6 +2215,8 @@ export interface components {
                 total: number;
             };
             lines: {
+                /** @description The line id a return names (orderLineId) */
+                id: number;
                 productId: number;
                 sku: string;
                 name: string;
@@ -2026,10 +2253,62 @@ export interface components {
             } | null;
             payWay: ("delivery" | "card" | "bank_transfer") | null;
             giftPackaging: boolean;
+            /** @description Every status move, oldest first */
+            statusHistory: {
+                from: ("pending" | "confirmed" | "shipped" | "delivered" | "cancelled") | null;
+                /** @description pending → confirmed → shipped → delivered; pending or confirmed → cancelled */
+                to: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled";
+                /** Format: date-time */
+                at: string;
+                /** @description An admin's subject (back office) or `shop`; `customer:<id>` / `customer`; `guest` */
+                by: string;
+                reason: string | null;
+            }[];
+            shipments: {
+                carrier: string;
+                trackingNumber: string;
+                trackingUrl: string | null;
+                /** Format: date-time */
+                at: string;
+            }[];
+            returns: {
+                id: number;
+                /** @description Money refunded for the returned units */
+                amount: number;
+                /** @description Points given back */
+                points: number;
+                restock: boolean;
+                reason: string | null;
+                /** Format: date-time */
+                at: string;
+                lines: {
+                    orderLineId: number;
+                    qty: number;
+                    amount: number;
+                    points: number;
+                }[];
+            }[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        AuditEntry: {
+            id: number;
+            /** Format: date-time */
+            at: string;
+            /** @description The admin token's subject */
+            actor: string;
+            action: string;
+            entity: string;
+            entityId: string;
+            /** @description Each changed field with its value before and after */
+            changes: {
+                [key: string]: {
+                    before: unknown;
+                    after: unknown;
+                };
+            };
         };
         /** @description Unwrapped token pair (no envelope) */
         TokenPair: {
@@ -2056,9 +2335,20 @@ export interface components {
             referencePrice: number | null;
             /** @description Percent; default setting default_vat_rate */
             vatRate: number;
+            /** @description Lowest price over the active variants */
+            priceMin: number | null;
+            /** @description Highest price over the active variants */
+            priceMax: number | null;
+            /** @description The shop's currency (setting currency); read-only */
             currency: string;
+            /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+            options: {
+                name: string;
+                values: string[];
+            }[];
             /** @enum {string} */
             stockStatus: "in_stock" | "low_stock" | "out_of_stock";
+            /** @description Any active variant is in stock */
             inStock: boolean;
             images: string[];
             categoryId: number | null;
@@ -2097,6 +2387,12 @@ export interface components {
                 description: string;
                 position: number;
                 active: boolean;
+                /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                path: {
+                    id: number;
+                    name: string;
+                    slug: string;
+                }[];
                 /**
                  * Format: date-time
                  * @description Visible to: backend and up.
@@ -2119,6 +2415,12 @@ export interface components {
                     description: string;
                     position: number;
                     active: boolean;
+                    /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                    path: {
+                        id: number;
+                        name: string;
+                        slug: string;
+                    }[];
                     /**
                      * Format: date-time
                      * @description Visible to: backend and up.
@@ -2141,6 +2443,12 @@ export interface components {
                         description: string;
                         position: number;
                         active: boolean;
+                        /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                        path: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Visible to: backend and up.
@@ -2161,6 +2469,12 @@ export interface components {
                         description: string;
                         position: number;
                         active: boolean;
+                        /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                        path: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Visible to: backend and up.
@@ -2182,6 +2496,12 @@ export interface components {
                     description: string;
                     position: number;
                     active: boolean;
+                    /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                    path: {
+                        id: number;
+                        name: string;
+                        slug: string;
+                    }[];
                     /**
                      * Format: date-time
                      * @description Visible to: backend and up.
@@ -2204,6 +2524,12 @@ export interface components {
                         description: string;
                         position: number;
                         active: boolean;
+                        /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                        path: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Visible to: backend and up.
@@ -2224,6 +2550,12 @@ export interface components {
                         description: string;
                         position: number;
                         active: boolean;
+                        /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                        path: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Visible to: backend and up.
@@ -2237,6 +2569,429 @@ export interface components {
                     }[];
                 }[];
             } | null;
+            /** @description Embedded with with=variants */
+            variants?: {
+                id: number;
+                productId: number;
+                sku: string;
+                /** @description Option name → value, one per option the product declares, e.g. {"Size":"M"} */
+                options: {
+                    [key: string]: string;
+                };
+                /** @description Gross price; null means the product's price */
+                price: number | null;
+                /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+                referencePrice: number | null;
+                /** @description Visible to: backend and up. */
+                stockQty?: number;
+                /** @enum {string} */
+                stockStatus: "in_stock" | "low_stock" | "out_of_stock";
+                inStock: boolean;
+                /** @description null means the product's weight */
+                weightKg: number | null;
+                images: string[];
+                position: number;
+                active: boolean;
+                /**
+                 * Format: date-time
+                 * @description Visible to: backend and up.
+                 */
+                createdAt?: string;
+                /**
+                 * Format: date-time
+                 * @description Visible to: backend and up.
+                 */
+                updatedAt?: string;
+                /**
+                 * product/product
+                 * @description Embedded with with=product
+                 */
+                product?: {
+                    id: number;
+                    sku: string;
+                    /** @description Derived from the name when absent; unique */
+                    slug: string;
+                    name: string;
+                    description: string;
+                    /** @description Gross price */
+                    price: number;
+                    /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+                    referencePrice: number | null;
+                    /** @description Percent; default setting default_vat_rate */
+                    vatRate: number;
+                    /** @description Lowest price over the active variants */
+                    priceMin: number | null;
+                    /** @description Highest price over the active variants */
+                    priceMax: number | null;
+                    /** @description The shop's currency (setting currency); read-only */
+                    currency: string;
+                    /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                    options: {
+                        name: string;
+                        values: string[];
+                    }[];
+                    /** @enum {string} */
+                    stockStatus: "in_stock" | "low_stock" | "out_of_stock";
+                    /** @description Any active variant is in stock */
+                    inStock: boolean;
+                    images: string[];
+                    categoryId: number | null;
+                    brand: string | null;
+                    weightKg: number;
+                    active: boolean;
+                    /** @description In the calling customer’s wishlist Visible to: customer only. */
+                    inWishlist?: boolean;
+                    /** @description Visible to: backend and up. */
+                    costPrice?: number | null;
+                    /** @description Visible to: backend and up. */
+                    stockQty?: number;
+                    /** @description Visible to: backend and up. */
+                    supplierCode?: string | null;
+                    /** @description Visible to: backend and up. */
+                    adminNotes?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Visible to: backend and up.
+                     */
+                    createdAt?: string;
+                    /**
+                     * Format: date-time
+                     * @description Visible to: backend and up.
+                     */
+                    updatedAt?: string;
+                    /**
+                     * product/category
+                     * @description Embedded with with=category
+                     */
+                    category?: {
+                        id: number;
+                        parentId: number | null;
+                        name: string;
+                        slug: string;
+                        description: string;
+                        position: number;
+                        active: boolean;
+                        /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                        path: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Visible to: backend and up.
+                         */
+                        createdAt?: string;
+                        /**
+                         * Format: date-time
+                         * @description Visible to: backend and up.
+                         */
+                        updatedAt?: string;
+                    } | null;
+                    /** @description Embedded with with=variants */
+                    variants?: {
+                        id: number;
+                        productId: number;
+                        sku: string;
+                        /** @description Option name → value, one per option the product declares, e.g. {"Size":"M"} */
+                        options: {
+                            [key: string]: string;
+                        };
+                        /** @description Gross price; null means the product's price */
+                        price: number | null;
+                        /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+                        referencePrice: number | null;
+                        /** @description Visible to: backend and up. */
+                        stockQty?: number;
+                        /** @enum {string} */
+                        stockStatus: "in_stock" | "low_stock" | "out_of_stock";
+                        inStock: boolean;
+                        /** @description null means the product's weight */
+                        weightKg: number | null;
+                        images: string[];
+                        position: number;
+                        active: boolean;
+                        /**
+                         * Format: date-time
+                         * @description Visible to: backend and up.
+                         */
+                        createdAt?: string;
+                        /**
+                         * Format: date-time
+                         * @description Visible to: backend and up.
+                         */
+                        updatedAt?: string;
+                    }[];
+                } | null;
+            }[];
+        };
+        /** Variant */
+        Variant: {
+            id: number;
+            productId: number;
+            sku: string;
+            /** @description Option name → value, one per option the product declares, e.g. {"Size":"M"} */
+            options: {
+                [key: string]: string;
+            };
+            /** @description Gross price; null means the product's price */
+            price: number | null;
+            /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+            referencePrice: number | null;
+            /** @description Visible to: backend and up. */
+            stockQty?: number;
+            /** @enum {string} */
+            stockStatus: "in_stock" | "low_stock" | "out_of_stock";
+            inStock: boolean;
+            /** @description null means the product's weight */
+            weightKg: number | null;
+            images: string[];
+            position: number;
+            active: boolean;
+            /**
+             * Format: date-time
+             * @description Visible to: backend and up.
+             */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @description Visible to: backend and up.
+             */
+            updatedAt?: string;
+            /**
+             * product/product
+             * @description Embedded with with=product
+             */
+            product?: {
+                id: number;
+                sku: string;
+                /** @description Derived from the name when absent; unique */
+                slug: string;
+                name: string;
+                description: string;
+                /** @description Gross price */
+                price: number;
+                /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+                referencePrice: number | null;
+                /** @description Percent; default setting default_vat_rate */
+                vatRate: number;
+                /** @description Lowest price over the active variants */
+                priceMin: number | null;
+                /** @description Highest price over the active variants */
+                priceMax: number | null;
+                /** @description The shop's currency (setting currency); read-only */
+                currency: string;
+                /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                options: {
+                    name: string;
+                    values: string[];
+                }[];
+                /** @enum {string} */
+                stockStatus: "in_stock" | "low_stock" | "out_of_stock";
+                /** @description Any active variant is in stock */
+                inStock: boolean;
+                images: string[];
+                categoryId: number | null;
+                brand: string | null;
+                weightKg: number;
+                active: boolean;
+                /** @description In the calling customer’s wishlist Visible to: customer only. */
+                inWishlist?: boolean;
+                /** @description Visible to: backend and up. */
+                costPrice?: number | null;
+                /** @description Visible to: backend and up. */
+                stockQty?: number;
+                /** @description Visible to: backend and up. */
+                supplierCode?: string | null;
+                /** @description Visible to: backend and up. */
+                adminNotes?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Visible to: backend and up.
+                 */
+                createdAt?: string;
+                /**
+                 * Format: date-time
+                 * @description Visible to: backend and up.
+                 */
+                updatedAt?: string;
+                /**
+                 * product/category
+                 * @description Embedded with with=category
+                 */
+                category?: {
+                    id: number;
+                    parentId: number | null;
+                    name: string;
+                    slug: string;
+                    description: string;
+                    position: number;
+                    active: boolean;
+                    /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                    path: {
+                        id: number;
+                        name: string;
+                        slug: string;
+                    }[];
+                    /**
+                     * Format: date-time
+                     * @description Visible to: backend and up.
+                     */
+                    createdAt?: string;
+                    /**
+                     * Format: date-time
+                     * @description Visible to: backend and up.
+                     */
+                    updatedAt?: string;
+                    /**
+                     * product/category
+                     * @description Embedded with with=parent
+                     */
+                    parent?: {
+                        id: number;
+                        parentId: number | null;
+                        name: string;
+                        slug: string;
+                        description: string;
+                        position: number;
+                        active: boolean;
+                        /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                        path: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Visible to: backend and up.
+                         */
+                        createdAt?: string;
+                        /**
+                         * Format: date-time
+                         * @description Visible to: backend and up.
+                         */
+                        updatedAt?: string;
+                    } | null;
+                    /** @description Embedded with with=children */
+                    children?: {
+                        id: number;
+                        parentId: number | null;
+                        name: string;
+                        slug: string;
+                        description: string;
+                        position: number;
+                        active: boolean;
+                        /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                        path: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Visible to: backend and up.
+                         */
+                        createdAt?: string;
+                        /**
+                         * Format: date-time
+                         * @description Visible to: backend and up.
+                         */
+                        updatedAt?: string;
+                    }[];
+                } | null;
+                /** @description Embedded with with=variants */
+                variants?: {
+                    id: number;
+                    productId: number;
+                    sku: string;
+                    /** @description Option name → value, one per option the product declares, e.g. {"Size":"M"} */
+                    options: {
+                        [key: string]: string;
+                    };
+                    /** @description Gross price; null means the product's price */
+                    price: number | null;
+                    /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+                    referencePrice: number | null;
+                    /** @description Visible to: backend and up. */
+                    stockQty?: number;
+                    /** @enum {string} */
+                    stockStatus: "in_stock" | "low_stock" | "out_of_stock";
+                    inStock: boolean;
+                    /** @description null means the product's weight */
+                    weightKg: number | null;
+                    images: string[];
+                    position: number;
+                    active: boolean;
+                    /**
+                     * Format: date-time
+                     * @description Visible to: backend and up.
+                     */
+                    createdAt?: string;
+                    /**
+                     * Format: date-time
+                     * @description Visible to: backend and up.
+                     */
+                    updatedAt?: string;
+                    /**
+                     * product/product
+                     * @description Embedded with with=product
+                     */
+                    product?: {
+                        id: number;
+                        sku: string;
+                        /** @description Derived from the name when absent; unique */
+                        slug: string;
+                        name: string;
+                        description: string;
+                        /** @description Gross price */
+                        price: number;
+                        /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+                        referencePrice: number | null;
+                        /** @description Percent; default setting default_vat_rate */
+                        vatRate: number;
+                        /** @description Lowest price over the active variants */
+                        priceMin: number | null;
+                        /** @description Highest price over the active variants */
+                        priceMax: number | null;
+                        /** @description The shop's currency (setting currency); read-only */
+                        currency: string;
+                        /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                        options: {
+                            name: string;
+                            values: string[];
+                        }[];
+                        /** @enum {string} */
+                        stockStatus: "in_stock" | "low_stock" | "out_of_stock";
+                        /** @description Any active variant is in stock */
+                        inStock: boolean;
+                        images: string[];
+                        categoryId: number | null;
+                        brand: string | null;
+                        weightKg: number;
+                        active: boolean;
+                        /** @description In the calling customer’s wishlist Visible to: customer only. */
+                        inWishlist?: boolean;
+                        /** @description Visible to: backend and up. */
+                        costPrice?: number | null;
+                        /** @description Visible to: backend and up. */
+                        stockQty?: number;
+                        /** @description Visible to: backend and up. */
+                        supplierCode?: string | null;
+                        /** @description Visible to: backend and up. */
+                        adminNotes?: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Visible to: backend and up.
+                         */
+                        createdAt?: string;
+                        /**
+                         * Format: date-time
+                         * @description Visible to: backend and up.
+                         */
+                        updatedAt?: string;
+                    } | null;
+                }[];
+            } | null;
         };
         /** Category */
         Category: {
@@ -2247,6 +3002,12 @@ export interface components {
             description: string;
             position: number;
             active: boolean;
+            /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+            path: {
+                id: number;
+                name: string;
+                slug: string;
+            }[];
             /**
              * Format: date-time
              * @description Visible to: backend and up.
@@ -2269,6 +3030,12 @@ export interface components {
                 description: string;
                 position: number;
                 active: boolean;
+                /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                path: {
+                    id: number;
+                    name: string;
+                    slug: string;
+                }[];
                 /**
                  * Format: date-time
                  * @description Visible to: backend and up.
@@ -2291,6 +3058,12 @@ export interface components {
                     description: string;
                     position: number;
                     active: boolean;
+                    /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                    path: {
+                        id: number;
+                        name: string;
+                        slug: string;
+                    }[];
                     /**
                      * Format: date-time
                      * @description Visible to: backend and up.
@@ -2313,6 +3086,12 @@ export interface components {
                         description: string;
                         position: number;
                         active: boolean;
+                        /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                        path: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Visible to: backend and up.
@@ -2333,6 +3112,12 @@ export interface components {
                         description: string;
                         position: number;
                         active: boolean;
+                        /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                        path: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Visible to: backend and up.
@@ -2354,6 +3139,12 @@ export interface components {
                     description: string;
                     position: number;
                     active: boolean;
+                    /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                    path: {
+                        id: number;
+                        name: string;
+                        slug: string;
+                    }[];
                     /**
                      * Format: date-time
                      * @description Visible to: backend and up.
@@ -2376,6 +3167,12 @@ export interface components {
                         description: string;
                         position: number;
                         active: boolean;
+                        /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                        path: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Visible to: backend and up.
@@ -2396,6 +3193,12 @@ export interface components {
                         description: string;
                         position: number;
                         active: boolean;
+                        /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                        path: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Visible to: backend and up.
@@ -2418,6 +3221,12 @@ export interface components {
                 description: string;
                 position: number;
                 active: boolean;
+                /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                path: {
+                    id: number;
+                    name: string;
+                    slug: string;
+                }[];
                 /**
                  * Format: date-time
                  * @description Visible to: backend and up.
@@ -2440,6 +3249,12 @@ export interface components {
                     description: string;
                     position: number;
                     active: boolean;
+                    /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                    path: {
+                        id: number;
+                        name: string;
+                        slug: string;
+                    }[];
                     /**
                      * Format: date-time
                      * @description Visible to: backend and up.
@@ -2462,6 +3277,12 @@ export interface components {
                         description: string;
                         position: number;
                         active: boolean;
+                        /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                        path: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Visible to: backend and up.
@@ -2482,6 +3303,12 @@ export interface components {
                         description: string;
                         position: number;
                         active: boolean;
+                        /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                        path: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Visible to: backend and up.
@@ -2503,6 +3330,12 @@ export interface components {
                     description: string;
                     position: number;
                     active: boolean;
+                    /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                    path: {
+                        id: number;
+                        name: string;
+                        slug: string;
+                    }[];
                     /**
                      * Format: date-time
                      * @description Visible to: backend and up.
@@ -2525,6 +3358,12 @@ export interface components {
                         description: string;
                         position: number;
                         active: boolean;
+                        /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                        path: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Visible to: backend and up.
@@ -2545,6 +3384,12 @@ export interface components {
                         description: string;
                         position: number;
                         active: boolean;
+                        /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                        path: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Visible to: backend and up.
@@ -2646,9 +3491,20 @@ export interface components {
                 referencePrice: number | null;
                 /** @description Percent; default setting default_vat_rate */
                 vatRate: number;
+                /** @description Lowest price over the active variants */
+                priceMin: number | null;
+                /** @description Highest price over the active variants */
+                priceMax: number | null;
+                /** @description The shop's currency (setting currency); read-only */
                 currency: string;
+                /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                options: {
+                    name: string;
+                    values: string[];
+                }[];
                 /** @enum {string} */
                 stockStatus: "in_stock" | "low_stock" | "out_of_stock";
+                /** @description Any active variant is in stock */
                 inStock: boolean;
                 images: string[];
                 categoryId: number | null;
@@ -2687,6 +3543,12 @@ export interface components {
                     description: string;
                     position: number;
                     active: boolean;
+                    /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                    path: {
+                        id: number;
+                        name: string;
+                        slug: string;
+                    }[];
                     /**
                      * Format: date-time
                      * @description Visible to: backend and up.
@@ -2709,6 +3571,12 @@ export interface components {
                         description: string;
                         position: number;
                         active: boolean;
+                        /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                        path: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Visible to: backend and up.
@@ -2729,6 +3597,12 @@ export interface components {
                         description: string;
                         position: number;
                         active: boolean;
+                        /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                        path: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Visible to: backend and up.
@@ -2741,6 +3615,98 @@ export interface components {
                         updatedAt?: string;
                     }[];
                 } | null;
+                /** @description Embedded with with=variants */
+                variants?: {
+                    id: number;
+                    productId: number;
+                    sku: string;
+                    /** @description Option name → value, one per option the product declares, e.g. {"Size":"M"} */
+                    options: {
+                        [key: string]: string;
+                    };
+                    /** @description Gross price; null means the product's price */
+                    price: number | null;
+                    /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+                    referencePrice: number | null;
+                    /** @description Visible to: backend and up. */
+                    stockQty?: number;
+                    /** @enum {string} */
+                    stockStatus: "in_stock" | "low_stock" | "out_of_stock";
+                    inStock: boolean;
+                    /** @description null means the product's weight */
+                    weightKg: number | null;
+                    images: string[];
+                    position: number;
+                    active: boolean;
+                    /**
+                     * Format: date-time
+                     * @description Visible to: backend and up.
+                     */
+                    createdAt?: string;
+                    /**
+                     * Format: date-time
+                     * @description Visible to: backend and up.
+                     */
+                    updatedAt?: string;
+                    /**
+                     * product/product
+                     * @description Embedded with with=product
+                     */
+                    product?: {
+                        id: number;
+                        sku: string;
+                        /** @description Derived from the name when absent; unique */
+                        slug: string;
+                        name: string;
+                        description: string;
+                        /** @description Gross price */
+                        price: number;
+                        /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+                        referencePrice: number | null;
+                        /** @description Percent; default setting default_vat_rate */
+                        vatRate: number;
+                        /** @description Lowest price over the active variants */
+                        priceMin: number | null;
+                        /** @description Highest price over the active variants */
+                        priceMax: number | null;
+                        /** @description The shop's currency (setting currency); read-only */
+                        currency: string;
+                        /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                        options: {
+                            name: string;
+                            values: string[];
+                        }[];
+                        /** @enum {string} */
+                        stockStatus: "in_stock" | "low_stock" | "out_of_stock";
+                        /** @description Any active variant is in stock */
+                        inStock: boolean;
+                        images: string[];
+                        categoryId: number | null;
+                        brand: string | null;
+                        weightKg: number;
+                        active: boolean;
+                        /** @description In the calling customer’s wishlist Visible to: customer only. */
+                        inWishlist?: boolean;
+                        /** @description Visible to: backend and up. */
+                        costPrice?: number | null;
+                        /** @description Visible to: backend and up. */
+                        stockQty?: number;
+                        /** @description Visible to: backend and up. */
+                        supplierCode?: string | null;
+                        /** @description Visible to: backend and up. */
+                        adminNotes?: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Visible to: backend and up.
+                         */
+                        createdAt?: string;
+                        /**
+                         * Format: date-time
+                         * @description Visible to: backend and up.
+                         */
+                        updatedAt?: string;
+                    } | null;
+                }[];
             }[];
         };
         /** Reel */
@@ -2776,9 +3742,20 @@ export interface components {
                 referencePrice: number | null;
                 /** @description Percent; default setting default_vat_rate */
                 vatRate: number;
+                /** @description Lowest price over the active variants */
+                priceMin: number | null;
+                /** @description Highest price over the active variants */
+                priceMax: number | null;
+                /** @description The shop's currency (setting currency); read-only */
                 currency: string;
+                /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                options: {
+                    name: string;
+                    values: string[];
+                }[];
                 /** @enum {string} */
                 stockStatus: "in_stock" | "low_stock" | "out_of_stock";
+                /** @description Any active variant is in stock */
                 inStock: boolean;
                 images: string[];
                 categoryId: number | null;
@@ -2817,6 +3794,12 @@ export interface components {
                     description: string;
                     position: number;
                     active: boolean;
+                    /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                    path: {
+                        id: number;
+                        name: string;
+                        slug: string;
+                    }[];
                     /**
                      * Format: date-time
                      * @description Visible to: backend and up.
@@ -2839,6 +3822,12 @@ export interface components {
                         description: string;
                         position: number;
                         active: boolean;
+                        /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                        path: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Visible to: backend and up.
@@ -2859,6 +3848,12 @@ export interface components {
                         description: string;
                         position: number;
                         active: boolean;
+                        /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                        path: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Visible to: backend and up.
@@ -2871,6 +3866,98 @@ export interface components {
                         updatedAt?: string;
                     }[];
                 } | null;
+                /** @description Embedded with with=variants */
+                variants?: {
+                    id: number;
+                    productId: number;
+                    sku: string;
+                    /** @description Option name → value, one per option the product declares, e.g. {"Size":"M"} */
+                    options: {
+                        [key: string]: string;
+                    };
+                    /** @description Gross price; null means the product's price */
+                    price: number | null;
+                    /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+                    referencePrice: number | null;
+                    /** @description Visible to: backend and up. */
+                    stockQty?: number;
+                    /** @enum {string} */
+                    stockStatus: "in_stock" | "low_stock" | "out_of_stock";
+                    inStock: boolean;
+                    /** @description null means the product's weight */
+                    weightKg: number | null;
+                    images: string[];
+                    position: number;
+                    active: boolean;
+                    /**
+                     * Format: date-time
+                     * @description Visible to: backend and up.
+                     */
+                    createdAt?: string;
+                    /**
+                     * Format: date-time
+                     * @description Visible to: backend and up.
+                     */
+                    updatedAt?: string;
+                    /**
+                     * product/product
+                     * @description Embedded with with=product
+                     */
+                    product?: {
+                        id: number;
+                        sku: string;
+                        /** @description Derived from the name when absent; unique */
+                        slug: string;
+                        name: string;
+                        description: string;
+                        /** @description Gross price */
+                        price: number;
+                        /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+                        referencePrice: number | null;
+                        /** @description Percent; default setting default_vat_rate */
+                        vatRate: number;
+                        /** @description Lowest price over the active variants */
+                        priceMin: number | null;
+                        /** @description Highest price over the active variants */
+                        priceMax: number | null;
+                        /** @description The shop's currency (setting currency); read-only */
+                        currency: string;
+                        /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                        options: {
+                            name: string;
+                            values: string[];
+                        }[];
+                        /** @enum {string} */
+                        stockStatus: "in_stock" | "low_stock" | "out_of_stock";
+                        /** @description Any active variant is in stock */
+                        inStock: boolean;
+                        images: string[];
+                        categoryId: number | null;
+                        brand: string | null;
+                        weightKg: number;
+                        active: boolean;
+                        /** @description In the calling customer’s wishlist Visible to: customer only. */
+                        inWishlist?: boolean;
+                        /** @description Visible to: backend and up. */
+                        costPrice?: number | null;
+                        /** @description Visible to: backend and up. */
+                        stockQty?: number;
+                        /** @description Visible to: backend and up. */
+                        supplierCode?: string | null;
+                        /** @description Visible to: backend and up. */
+                        adminNotes?: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Visible to: backend and up.
+                         */
+                        createdAt?: string;
+                        /**
+                         * Format: date-time
+                         * @description Visible to: backend and up.
+                         */
+                        updatedAt?: string;
+                    } | null;
+                }[];
             }[];
         };
         /** SliderGroup */
@@ -3336,9 +4423,20 @@ export interface components {
                 referencePrice: number | null;
                 /** @description Percent; default setting default_vat_rate */
                 vatRate: number;
+                /** @description Lowest price over the active variants */
+                priceMin: number | null;
+                /** @description Highest price over the active variants */
+                priceMax: number | null;
+                /** @description The shop's currency (setting currency); read-only */
                 currency: string;
+                /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                options: {
+                    name: string;
+                    values: string[];
+                }[];
                 /** @enum {string} */
                 stockStatus: "in_stock" | "low_stock" | "out_of_stock";
+                /** @description Any active variant is in stock */
                 inStock: boolean;
                 images: string[];
                 categoryId: number | null;
@@ -3377,6 +4475,12 @@ export interface components {
                     description: string;
                     position: number;
                     active: boolean;
+                    /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                    path: {
+                        id: number;
+                        name: string;
+                        slug: string;
+                    }[];
                     /**
                      * Format: date-time
                      * @description Visible to: backend and up.
@@ -3399,6 +4503,12 @@ export interface components {
                         description: string;
                         position: number;
                         active: boolean;
+                        /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                        path: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Visible to: backend and up.
@@ -3419,6 +4529,12 @@ export interface components {
                         description: string;
                         position: number;
                         active: boolean;
+                        /** @description The ancestors from the root, for breadcrumbs (the category itself not included) */
+                        path: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Visible to: backend and up.
@@ -3431,6 +4547,98 @@ export interface components {
                         updatedAt?: string;
                     }[];
                 } | null;
+                /** @description Embedded with with=variants */
+                variants?: {
+                    id: number;
+                    productId: number;
+                    sku: string;
+                    /** @description Option name → value, one per option the product declares, e.g. {"Size":"M"} */
+                    options: {
+                        [key: string]: string;
+                    };
+                    /** @description Gross price; null means the product's price */
+                    price: number | null;
+                    /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+                    referencePrice: number | null;
+                    /** @description Visible to: backend and up. */
+                    stockQty?: number;
+                    /** @enum {string} */
+                    stockStatus: "in_stock" | "low_stock" | "out_of_stock";
+                    inStock: boolean;
+                    /** @description null means the product's weight */
+                    weightKg: number | null;
+                    images: string[];
+                    position: number;
+                    active: boolean;
+                    /**
+                     * Format: date-time
+                     * @description Visible to: backend and up.
+                     */
+                    createdAt?: string;
+                    /**
+                     * Format: date-time
+                     * @description Visible to: backend and up.
+                     */
+                    updatedAt?: string;
+                    /**
+                     * product/product
+                     * @description Embedded with with=product
+                     */
+                    product?: {
+                        id: number;
+                        sku: string;
+                        /** @description Derived from the name when absent; unique */
+                        slug: string;
+                        name: string;
+                        description: string;
+                        /** @description Gross price */
+                        price: number;
+                        /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+                        referencePrice: number | null;
+                        /** @description Percent; default setting default_vat_rate */
+                        vatRate: number;
+                        /** @description Lowest price over the active variants */
+                        priceMin: number | null;
+                        /** @description Highest price over the active variants */
+                        priceMax: number | null;
+                        /** @description The shop's currency (setting currency); read-only */
+                        currency: string;
+                        /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                        options: {
+                            name: string;
+                            values: string[];
+                        }[];
+                        /** @enum {string} */
+                        stockStatus: "in_stock" | "low_stock" | "out_of_stock";
+                        /** @description Any active variant is in stock */
+                        inStock: boolean;
+                        images: string[];
+                        categoryId: number | null;
+                        brand: string | null;
+                        weightKg: number;
+                        active: boolean;
+                        /** @description In the calling customer’s wishlist Visible to: customer only. */
+                        inWishlist?: boolean;
+                        /** @description Visible to: backend and up. */
+                        costPrice?: number | null;
+                        /** @description Visible to: backend and up. */
+                        stockQty?: number;
+                        /** @description Visible to: backend and up. */
+                        supplierCode?: string | null;
+                        /** @description Visible to: backend and up. */
+                        adminNotes?: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Visible to: backend and up.
+                         */
+                        createdAt?: string;
+                        /**
+                         * Format: date-time
+                         * @description Visible to: backend and up.
+                         */
+                        updatedAt?: string;
+                    } | null;
+                }[];
             } | null;
         };
         Totals: {
@@ -7046,7 +8254,11 @@ export interface operations {
                     price: number;
                     /** @description Percent; default setting default_vat_rate */
                     vatRate?: number;
-                    currency?: string;
+                    /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                    options?: {
+                        name: string;
+                        values: string[];
+                    }[];
                     images?: string[];
                     categoryId?: number | null;
                     brand?: string | null;
@@ -7060,6 +8272,23 @@ export interface operations {
                     supplierCode?: string | null;
                     /** @description Visible to: backend and up. */
                     adminNotes?: string | null;
+                    /** @description The variants of a product with options, created with it */
+                    variants?: {
+                        sku: string;
+                        /** @description Option name → value, one per option the product declares, e.g. {"Size":"M"} */
+                        options?: {
+                            [key: string]: string;
+                        };
+                        /** @description Gross price; null means the product's price */
+                        price?: number | null;
+                        /** @description Visible to: backend and up. */
+                        stockQty?: number;
+                        /** @description null means the product's weight */
+                        weightKg?: number | null;
+                        images?: string[];
+                        position?: number;
+                        active?: boolean;
+                    }[];
                 };
             };
         };
@@ -7648,7 +8877,11 @@ export interface operations {
                     price?: number;
                     /** @description Percent; default setting default_vat_rate */
                     vatRate?: number;
-                    currency?: string;
+                    /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                    options?: {
+                        name: string;
+                        values: string[];
+                    }[];
                     images?: string[];
                     categoryId?: number | null;
                     brand?: string | null;
@@ -7678,6 +8911,893 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["Product"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listVariants: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Items per page; omitted, empty or 0 → 15; larger values are read as 2147483647; storefront callers are clamped to rest_max_page_size */
+                limit?: number;
+                /** @description Comma-separated fields, - for descending: -price,name */
+                sort?: string;
+                /** @description Case-insensitive text search */
+                q?: string;
+                /** @description Relations to embed, dot for nesting: category,category.parent */
+                with?: string;
+                /** @description Equals; a,b for any of */
+                id?: string;
+                /** @description Equals; a,b for any of */
+                productId?: string;
+                /** @description Equals; a,b for any of */
+                sku?: string;
+                /** @description gte */
+                "price[gte]"?: string;
+                /** @description lte */
+                "price[lte]"?: string;
+                /** @description gt */
+                "price[gt]"?: string;
+                /** @description lt */
+                "price[lt]"?: string;
+                /** @description gte (backend callers) */
+                "stockQty[gte]"?: string;
+                /** @description lte (backend callers) */
+                "stockQty[lte]"?: string;
+                /** @description gt (backend callers) */
+                "stockQty[gt]"?: string;
+                /** @description lt (backend callers) */
+                "stockQty[lt]"?: string;
+                /** @description Equals; a,b for any of */
+                active?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Variant"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match sent matches the current ETag (guest reads only); no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createVariant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    productId: number;
+                    sku: string;
+                    /** @description Option name → value, one per option the product declares, e.g. {"Size":"M"} */
+                    options?: {
+                        [key: string]: string;
+                    };
+                    /** @description Gross price; null means the product's price */
+                    price?: number | null;
+                    /** @description Visible to: backend and up. */
+                    stockQty?: number;
+                    /** @description null means the product's weight */
+                    weightKg?: number | null;
+                    images?: string[];
+                    position?: number;
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Variant"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    findVariant: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated fields, - for descending: -price,name */
+                sort?: string;
+                /** @description Case-insensitive text search */
+                q?: string;
+                /** @description Relations to embed, dot for nesting: category,category.parent */
+                with?: string;
+                /** @description Equals; a,b for any of */
+                id?: string;
+                /** @description Equals; a,b for any of */
+                productId?: string;
+                /** @description Equals; a,b for any of */
+                sku?: string;
+                /** @description gte */
+                "price[gte]"?: string;
+                /** @description lte */
+                "price[lte]"?: string;
+                /** @description gt */
+                "price[gt]"?: string;
+                /** @description lt */
+                "price[lt]"?: string;
+                /** @description gte (backend callers) */
+                "stockQty[gte]"?: string;
+                /** @description lte (backend callers) */
+                "stockQty[lte]"?: string;
+                /** @description gt (backend callers) */
+                "stockQty[gt]"?: string;
+                /** @description lt (backend callers) */
+                "stockQty[lt]"?: string;
+                /** @description Equals; a,b for any of */
+                active?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Variant"];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match sent matches the current ETag (guest reads only); no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getVariant: {
+        parameters: {
+            query?: {
+                /** @description Relations to embed, dot for nesting: category,category.parent */
+                with?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Variant"];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match sent matches the current ETag (guest reads only); no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteVariant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateVariant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    sku?: string;
+                    /** @description Option name → value, one per option the product declares, e.g. {"Size":"M"} */
+                    options?: {
+                        [key: string]: string;
+                    };
+                    /** @description Gross price; null means the product's price */
+                    price?: number | null;
+                    /** @description Visible to: backend and up. */
+                    stockQty?: number;
+                    /** @description null means the product's weight */
+                    weightKg?: number | null;
+                    images?: string[];
+                    position?: number;
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Variant"];
                     };
                 };
             };
@@ -17169,6 +19289,14 @@ export interface operations {
                 limit?: number;
                 /** @description pending → confirmed → shipped → delivered; pending or confirmed → cancelled */
                 status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled";
+                /** @description Placed at or after this instant */
+                createdFrom?: string;
+                /** @description Placed before this instant */
+                createdTo?: string;
+                /** @description Exact, any case */
+                email?: string;
+                /** @description e.g. SO-000042 */
+                number?: string;
             };
             header?: never;
             path?: never;
@@ -17283,6 +19411,14 @@ export interface operations {
             query?: {
                 /** @description pending → confirmed → shipped → delivered; pending or confirmed → cancelled */
                 status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled";
+                /** @description Placed at or after this instant */
+                createdFrom?: string;
+                /** @description Placed before this instant */
+                createdTo?: string;
+                /** @description Exact, any case */
+                email?: string;
+                /** @description e.g. SO-000042 */
+                number?: string;
             };
             header?: never;
             path?: never;
@@ -17539,6 +19675,8 @@ export interface operations {
                 "application/json": {
                     /** @description pending → confirmed → shipped → delivered; pending or confirmed → cancelled */
                     to: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled";
+                    /** @description Why; kept in the status history */
+                    reason?: string;
                 };
             };
         };
@@ -17630,6 +19768,727 @@ export interface operations {
             };
             /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
             422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    shipmentOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    carrier: string;
+                    trackingNumber: string;
+                    /** Format: uri */
+                    trackingUrl?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Order"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    paymentOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description e.g. the bank transfer reference */
+                    reference?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Order"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why; kept in the status history */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Order"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    returnOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    lines: {
+                        orderLineId: number;
+                        qty: number;
+                    }[];
+                    /** @description Put the returned units back in stock */
+                    restock: boolean;
+                    /** @description Why; kept in the status history */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Order"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listLookups: {
+        parameters: {
+            query: {
+                number: string;
+                email: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Order"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -19129,6 +21988,125 @@ export interface operations {
                             createdAt: string;
                             sentAt: string | null;
                         }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listAudits: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Items per page; omitted, empty or 0 → 15; larger values are read as 2147483647; storefront callers are clamped to rest_max_page_size */
+                limit?: number;
+                entity?: string;
+                entityId?: string;
+                actor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AuditEntry"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };

@@ -116,10 +116,11 @@ export async function lineStats(
 
 /** Sets a line's quantity, creating the line when missing. */
 export async function putLine(db: Db, cartId: number, productId: number, qty: number): Promise<void> {
-  await db
-    .insert(cartLines)
-    .values({ cartId, productId, qty })
-    .onConflictDoUpdate({ target: [cartLines.cartId, cartLines.productId], set: { qty } });
+  await db.execute(sql`
+    insert into cart_line (cart_id, product_id, variant_id, qty)
+    select ${cartId}, ${productId}, v.id, ${qty} from product_variant v where v.product_id = ${productId}
+    order by v.id limit 1
+    on conflict (cart_id, variant_id) do update set qty = excluded.qty`);
 }
 
 export async function deleteLine(db: Db, cartId: number, productId: number): Promise<void> {
@@ -147,18 +148,18 @@ export async function mergeLines(
   { maxLines, maxQty }: { maxLines: number; maxQty: number },
 ): Promise<void> {
   await db.execute(sql`
-    insert into cart_line (cart_id, product_id, qty, added_at)
-    select ${intoCartId}, g.product_id, least(g.qty, ${maxQty}), g.added_at
+    insert into cart_line (cart_id, product_id, variant_id, qty, added_at)
+    select ${intoCartId}, g.product_id, g.variant_id, least(g.qty, ${maxQty}), g.added_at
     from cart_line g
     where g.cart_id = ${fromCartId}
-      and (exists (select 1 from cart_line c where c.cart_id = ${intoCartId} and c.product_id = g.product_id)
-        or g.product_id in (
-          select n.product_id from cart_line n
+      and (exists (select 1 from cart_line c where c.cart_id = ${intoCartId} and c.variant_id = g.variant_id)
+        or g.variant_id in (
+          select n.variant_id from cart_line n
           where n.cart_id = ${fromCartId}
-            and not exists (select 1 from cart_line c where c.cart_id = ${intoCartId} and c.product_id = n.product_id)
-          order by n.added_at, n.product_id
+            and not exists (select 1 from cart_line c where c.cart_id = ${intoCartId} and c.variant_id = n.variant_id)
+          order by n.added_at, n.variant_id
           limit greatest(0, ${maxLines} - (select count(*) from cart_line c where c.cart_id = ${intoCartId}))))
-    on conflict (cart_id, product_id)
+    on conflict (cart_id, variant_id)
     do update set qty = least(cart_line.qty + excluded.qty, ${maxQty})`);
 }
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
-import { products } from '../catalog/catalog.tables.ts';
+import { products, productVariants } from '../catalog/catalog.tables.ts';
 import { customers } from '../customers/customer.tables.ts';
 
 /**
@@ -27,7 +27,7 @@ export const carts = pgTable(
 
 export const CART_MAX_LINES = 200;
 
-/** One product in a cart; the price is never stored here: it is read live from the product. */
+/** One variant in a cart; the price is never stored here: it is read live from the variant and its product. */
 export const cartLines = pgTable(
   'cart_line',
   {
@@ -37,14 +37,18 @@ export const cartLines = pgTable(
     productId: integer('product_id')
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
+    variantId: integer('variant_id')
+      .notNull()
+      .references(() => productVariants.id, { onDelete: 'cascade' }),
     qty: integer('qty').notNull(),
     addedAt: timestamp('added_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    primaryKey({ name: 'cart_line_pkey', columns: [t.cartId, t.productId] }),
+    primaryKey({ name: 'cart_line_pkey', columns: [t.cartId, t.variantId] }),
     check('cart_line_qty_check', sql`${t.qty} between 1 and 999`),
     // Deleting a product cascades to cart lines: without this index that would scan every cart.
     index('cart_line_product_idx').on(t.productId),
+    index('cart_line_variant_idx').on(t.variantId),
   ],
 );
 

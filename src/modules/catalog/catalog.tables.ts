@@ -6,6 +6,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   serial,
@@ -56,9 +57,18 @@ export const products = pgTable(
     referencePrice: integer('reference_price'),
     costPrice: integer('cost_price'),
     vatRate: numeric('vat_rate', { precision: 5, scale: 2, mode: 'number' }).notNull().default(19),
-    currency: text('currency').notNull().default('EUR'),
-    /** Units on hand; checkout decrements it with a guarded UPDATE (stock_qty >= qty). */
+    /**
+     * Units on hand: the sum of the variants' (kept by a trigger on product_variant). Written here for a
+     * product with one variant, a trigger passes it on to that variant (drizzle/0016_catalog_variants.sql).
+     */
     stockQty: integer('stock_qty').notNull().default(0),
+    /** Declared options, e.g. [{name: "Size", values: ["S","M"]}]; [] for a product with one plain variant. */
+    options: jsonb('options').$type<ProductOption[]>().notNull().default(sql`'[]'::jsonb`),
+    /** Lowest and highest price over the active variants (trigger-maintained); null without one. */
+    priceMin: integer('price_min'),
+    priceMax: integer('price_max'),
+    /** Any active variant in stock (trigger-maintained), so lists need no join. */
+    inStock: boolean('in_stock').notNull().default(false),
     weightKg: numeric('weight_kg', { precision: 10, scale: 3, mode: 'number' }).notNull().default(0),
     categoryId: integer('category_id').references(() => categories.id, { onDelete: 'restrict' }),
     brand: text('brand'),
@@ -90,6 +100,48 @@ export const products = pgTable(
   ],
 );
 
+export interface ProductOption {
+  name: string;
+  values: string[];
+}
+
+/**
+ * What a customer buys: one per option combination, or the one plain variant of a product without
+ * options (made by a trigger when the product is inserted). Stock lives here; checkout takes it with
+ * a guarded UPDATE (stock_qty >= qty) and a trigger keeps the product's stock_qty, in_stock,
+ * price_min and price_max in the same transaction.
+ */
+export const productVariants = pgTable(
+  'product_variant',
+  {
+    id: serial('id').primaryKey(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    sku: text('sku').notNull(),
+    /** Option name → value, one per option the product declares; {} for the plain variant. */
+    options: jsonb('options').$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+    /** Gross price in cents; null means the product's price. */
+    price: integer('price'),
+    /** Lowest effective price of the 30 days before the current one took effect (EU Omnibus). */
+    referencePrice: integer('reference_price'),
+    stockQty: integer('stock_qty').notNull().default(0),
+    /** null means the product's weight. */
+    weightKg: numeric('weight_kg', { precision: 10, scale: 3, mode: 'number' }),
+    images: text('images').array().notNull().default(sql`'{}'::text[]`),
+    position: integer('position').notNull().default(0),
+    active: boolean('active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('product_variant_sku_key').on(t.sku),
+    uniqueIndex('product_variant_options_key').on(t.productId, t.options),
+    index('product_variant_product_idx').on(t.productId, t.position, t.id),
+    check('product_variant_price_check', sql`${t.price} >= 0`),
+    check('product_variant_stock_qty_check', sql`${t.stockQty} >= 0`),
+  ],
+);
+
 /** Every price a product has had and since when (EU Omnibus): written with each price change. */
 export const productPriceHistory = pgTable(
   'product_price_history',
@@ -98,10 +150,16 @@ export const productPriceHistory = pgTable(
     productId: integer('product_id')
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
+    /** null: the product's own price; else the variant's effective price (its own or the product's). */
+    variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'cascade' }),
     price: integer('price').notNull(),
     validFrom: timestamp('valid_from', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('product_price_history_product_idx').on(t.productId, t.validFrom)],
+  (t) => [
+    index('product_price_history_product_idx').on(t.productId, t.validFrom),
+    index('product_price_history_variant_idx').on(t.variantId, t.validFrom),
+  ],
 );
 
 export type ProductRow = typeof products.$inferSelect;
+export type ProductVariantRow = typeof productVariants.$inferSelect;

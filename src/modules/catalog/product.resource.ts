@@ -1,16 +1,47 @@
 import { Type } from '@sinclair/typebox';
 import { eq, sql } from 'drizzle-orm';
-import { CUSTOMER_ID, defineResource, field, type Resource, WEB_URL } from '../../resources/index.ts';
+import {
+  CUSTOMER_ID,
+  defineResource,
+  field,
+  filterable,
+  parseOneOf,
+  type Resource,
+  WEB_URL,
+} from '../../resources/index.ts';
 import { Role } from '../../http/roles.ts';
 import { products } from './catalog.tables.ts';
 import { categoryResource } from './category.resource.ts';
+import { categoryFilter, onSaleParam } from './product-filters.ts';
+import { productSearch } from './product-search.ts';
 import { productHooks } from './product.service.ts';
+import { currencySql } from '../settings/settings.service.ts';
+import { LOW_STOCK_BELOW } from './stock.ts';
+import { nestedVariantBody, variantResource } from './variant.resource.ts';
 
-/** Fewer units than this on hand reads as low stock to the storefront. */
-export const LOW_STOCK_BELOW = 5;
+export { LOW_STOCK_BELOW };
 
-const stockStatus = sql<string>`case when ${products.stockQty} <= 0 then 'out_of_stock'
+const STOCK_STATUSES = ['in_stock', 'low_stock', 'out_of_stock'] as const;
+
+// Stock is the variants' sum; in_stock says whether any active variant has some (a trigger keeps both).
+const stockStatus = sql<string>`case when not ${products.inStock} or ${products.stockQty} <= 0 then 'out_of_stock'
   when ${products.stockQty} < ${sql.raw(String(LOW_STOCK_BELOW))} then 'low_stock' else 'in_stock' end`;
+
+/** Declared options: the names and values a product's variants choose from. */
+export const ProductOptions = Type.Array(
+  Type.Object(
+    {
+      name: Type.String({ minLength: 1, maxLength: 50 }),
+      values: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+        minItems: 1,
+        maxItems: 50,
+        uniqueItems: true,
+      }),
+    },
+    { additionalProperties: false },
+  ),
+  { maxItems: 5, description: 'Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}]' },
+);
 
 export const productResource: Resource = defineResource({
   domain: 'product',
@@ -58,19 +89,43 @@ export const productResource: Resource = defineResource({
       max: 100,
       description: 'Percent; default setting default_vat_rate',
     }),
-    currency: field.text(products.currency, { create: 'optional', pattern: '^[A-Z]{3}$', maxLength: 3 }),
-    stockStatus: field.computed(
-      Type.Unsafe<string>({ type: 'string', enum: ['in_stock', 'low_stock', 'out_of_stock'] }),
-      () => stockStatus,
+    priceMin: field.money(products.priceMin, {
+      nullable: true,
+      description: 'Lowest price over the active variants',
+    }),
+    priceMax: field.money(products.priceMax, {
+      nullable: true,
+      description: 'Highest price over the active variants',
+    }),
+    currency: field.computed(Type.String(), (ctx) => currencySql(ctx.config), {
+      description: "The shop's currency (setting currency); read-only",
+    }),
+    options: field.json(products.options, ProductOptions, { create: 'optional' }),
+    stockStatus: filterable(
+      field.computed(Type.Unsafe<string>({ type: 'string', enum: [...STOCK_STATUSES] }), () => stockStatus),
+      { parse: parseOneOf(STOCK_STATUSES), volatile: true },
     ),
-    inStock: field.computed(Type.Boolean(), () => sql<boolean>`${products.stockQty} > 0`),
+    inStock: field.bool(products.inStock, {
+      description: 'Any active variant is in stock',
+      volatile: true,
+      filter: 'eq',
+    }),
+    onSale: onSaleParam,
     images: field.textArray(products.images, {
       create: 'optional',
       format: 'uri',
       pattern: WEB_URL,
       maxItems: 20,
     }),
-    categoryId: field.int(products.categoryId, { create: 'optional', nullable: true, filter: 'eq', min: 1 }),
+    categoryId: filterable(
+      field.int(products.categoryId, {
+        create: 'optional',
+        nullable: true,
+        min: 1,
+        description: 'As a filter: this category and every category below it',
+      }),
+      categoryFilter,
+    ),
     brand: field.text(products.brand, { create: 'optional', nullable: true, filter: 'eq', maxLength: 100 }),
     weightKg: field.decimal(products.weightKg, { create: 'optional', max: 100_000 }),
     active: field.bool(products.active, { create: 'optional', filter: 'eq' }),
@@ -107,6 +162,7 @@ export const productResource: Resource = defineResource({
   },
   relations: {
     category: { kind: 'one', target: () => categoryResource, key: 'categoryId', read: 'public' },
+    variants: { kind: 'many', target: () => variantResource, key: 'productId', read: 'public' },
   },
   read: { access: 'public' },
   write: { roles: [Role.Products] },
@@ -114,5 +170,13 @@ export const productResource: Resource = defineResource({
   publicCache: true,
   usesSettings: true,
   countCache: true,
+  search: productSearch,
   hooks: productHooks,
+  createExtras: () => ({
+    variants: Type.Array(nestedVariantBody(), {
+      minItems: 1,
+      maxItems: 100,
+      description: 'The variants of a product with options, created with it',
+    }),
+  }),
 });

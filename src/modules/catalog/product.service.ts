@@ -1,54 +1,161 @@
 import type { Db } from '../../db/client.ts';
-import { fromCents } from '../../lib/money.ts';
-import type { ResourceHooks, Values } from '../../resources/index.ts';
+import { AppError } from '../../http/errors.ts';
+import { fromCents, toCents } from '../../lib/money.ts';
+import type { ResourceHooks, Values, WriteContext } from '../../resources/index.ts';
 import { recordEvent } from '../events/outbox.ts';
-import { products } from './catalog.tables.ts';
+import { type ProductOption, products } from './catalog.tables.ts';
+import { declaredOptionsProblem, duplicateCombination, optionsProblem } from './options.ts';
 import {
   currentRecordedPrice,
   insertPriceHistory,
   lowestPriceInLast30Days,
-  productSkuAndCurrency,
+  type PriceOwner,
+  productSku,
   setReferencePrice,
 } from './price-history.repo.ts';
 import { slugify, uniqueSlug } from './slug.ts';
+import { insertVariants, lockVariantsOf, type NewVariant, variantsOf } from './variant.repo.ts';
 
 /**
  * Records a price change (EU Omnibus) in the caller's transaction: a history entry valid from
- * now, the product's reference price (the lowest price in effect during the 30 days before
- * now, kept in a column so that lists need no extra query), and a product.price_changed event.
- * Nothing is recorded when the price did not change.
+ * now and the owner's reference price (the lowest price in effect during the 30 days before now,
+ * kept in a column so that lists need no extra query). Answers the reference price, or undefined
+ * when the price did not change (nothing recorded).
  */
-export async function recordPriceChange(tx: Db, productId: number, newPrice: number): Promise<void> {
-  const oldPrice = await currentRecordedPrice(tx, productId);
-  if (oldPrice === newPrice) return;
-  const referencePrice = oldPrice === null ? null : await lowestPriceInLast30Days(tx, productId);
-  await insertPriceHistory(tx, productId, newPrice);
-  await setReferencePrice(tx, productId, referencePrice);
-  const product = await productSkuAndCurrency(tx, productId);
+async function recordPrice(
+  tx: Db,
+  owner: PriceOwner,
+  newPrice: number,
+): Promise<{ oldPrice: number | null; referencePrice: number | null } | undefined> {
+  const oldPrice = await currentRecordedPrice(tx, owner);
+  if (oldPrice === newPrice) return undefined;
+  const referencePrice = oldPrice === null ? null : await lowestPriceInLast30Days(tx, owner);
+  await insertPriceHistory(tx, owner, newPrice);
+  await setReferencePrice(tx, owner, referencePrice);
+  return { oldPrice, referencePrice };
+}
+
+/** A product's own price change, with its product.price_changed event. */
+export async function recordPriceChange(
+  tx: Db,
+  productId: number,
+  newPrice: number,
+  currency: string,
+): Promise<void> {
+  const change = await recordPrice(tx, { productId }, newPrice);
+  if (!change) return;
   await recordEvent(tx, 'product.price_changed', {
     productId,
-    sku: product?.sku ?? null,
-    currency: product?.currency ?? null,
-    oldPrice: oldPrice === null ? null : fromCents(oldPrice),
+    sku: (await productSku(tx, productId)) ?? null,
+    currency,
+    oldPrice: change.oldPrice === null ? null : fromCents(change.oldPrice),
     newPrice: fromCents(newPrice),
-    referencePrice: referencePrice === null ? null : fromCents(referencePrice),
+    referencePrice: change.referencePrice === null ? null : fromCents(change.referencePrice),
   });
 }
 
-/** Product writes: slug from the name, VAT rate and currency from the settings, price history. */
+/** A variant's effective price (its own, else its product's) as its Omnibus history sees it. */
+export async function recordVariantPrice(
+  tx: Db,
+  productId: number,
+  variantId: number,
+  effectivePrice: number,
+): Promise<void> {
+  await recordPrice(tx, { productId, variantId }, effectivePrice);
+}
+
+function invalid(field: string, message: string): AppError {
+  return new AppError('VALIDATION_FAILED', `${field} ${message}`, [{ field, message }]);
+}
+
+/** The nested variants of a create body, checked against the declared options; prices in cents. */
+function newVariants(options: readonly ProductOption[], values: Values): NewVariant[] | undefined {
+  const given = values.variants as Values[] | undefined;
+  if (options.length === 0) {
+    if (given)
+      throw invalid('variants', 'need options: a product without options has one variant, made with it');
+    return undefined;
+  }
+  if (!given) throw invalid('variants', 'are required for a product with options');
+  if (values.stockQty !== undefined)
+    throw invalid('stockQty', 'is written on the variants of a product with options');
+  const variants = given.map((v, i): NewVariant => {
+    const opts = (v.options ?? {}) as Record<string, string>;
+    const problem = optionsProblem(options, opts);
+    if (problem) throw invalid(`variants.${i}.options`, problem);
+    let price: number | null = null;
+    if (typeof v.price === 'number') {
+      try {
+        price = toCents(v.price);
+      } catch {
+        throw invalid(`variants.${i}.price`, 'must be an amount with at most two decimals');
+      }
+    }
+    return {
+      sku: String(v.sku),
+      options: opts,
+      price,
+      stockQty: v.stockQty as number | undefined,
+      weightKg: (v.weightKg as number | null | undefined) ?? null,
+      images: v.images as string[] | undefined,
+      position: v.position as number | undefined,
+      active: v.active as boolean | undefined,
+    };
+  });
+  const twice = duplicateCombination(variants.map((v) => v.options));
+  if (twice >= 0) throw invalid(`variants.${twice}.options`, 'repeat another variant’s options');
+  return variants;
+}
+
+async function beforeCreate(ctx: WriteContext, values: Values): Promise<void> {
+  if (values.slug === undefined) {
+    values.slug = await uniqueSlug(ctx.db, products, products.slug, slugify(String(values.name)));
+  }
+  if (values.vatRate === undefined) values.vatRate = (await ctx.settings()).default_vat_rate;
+  const options = (values.options ?? []) as ProductOption[];
+  const problem = declaredOptionsProblem(options);
+  if (problem) throw invalid('options', problem);
+  values.newVariants = newVariants(options, values);
+}
+
+/**
+ * Stock and options of an existing product touch its variants: they are locked first (the order
+ * checkout locks in: variant, then product), then checked.
+ */
+async function beforeUpdate(ctx: WriteContext, values: Values, id: number): Promise<void> {
+  if (values.stockQty === undefined && values.options === undefined) return;
+  const variants = await lockVariantsOf(ctx.db, id);
+  if (values.stockQty !== undefined && variants.length !== 1) {
+    throw invalid('stockQty', 'is written on the variants of a product with several');
+  }
+  if (values.options !== undefined) {
+    const options = values.options as ProductOption[];
+    const declared = declaredOptionsProblem(options);
+    if (declared) throw invalid('options', declared);
+    const plain =
+      options.length === 0 && variants.length === 1 && Object.keys(variants[0].options).length === 0;
+    for (const v of plain ? [] : variants) {
+      const problem = optionsProblem(options, v.options);
+      if (problem) throw invalid('options', `do not fit variant ${v.sku}: it ${problem}`);
+    }
+  }
+}
+
+/** Product writes: slug, VAT rate, variants and options, price history (product and variants). */
 export const productHooks: ResourceHooks = {
-  async beforeWrite(ctx, values: Values, op) {
-    if (op !== 'create') return;
-    if (values.slug === undefined) {
-      values.slug = await uniqueSlug(ctx.db, products, products.slug, slugify(String(values.name)));
-    }
-    if (values.vatRate === undefined || values.currency === undefined) {
-      const settings = await ctx.settings();
-      values.vatRate ??= settings.default_vat_rate;
-      values.currency ??= settings.currency;
-    }
+  async beforeWrite(ctx, values: Values, op, id) {
+    if (op === 'create') await beforeCreate(ctx, values);
+    else await beforeUpdate(ctx, values, id!);
   },
-  async afterWrite(ctx, id, values) {
-    if (typeof values.price === 'number') await recordPriceChange(ctx.db, id, values.price);
+  async afterWrite(ctx, id, values, op) {
+    if (op === 'create' && values.newVariants)
+      await insertVariants(ctx.db, id, values.newVariants as NewVariant[]);
+    if (typeof values.price !== 'number') return;
+    await recordPriceChange(ctx.db, id, values.price, String((await ctx.settings()).currency));
+    // Every variant's effective price has a history of its own (Omnibus per variant).
+    for (const v of await variantsOf(ctx.db, id)) {
+      if (v.price === null) await recordVariantPrice(ctx.db, id, v.id, values.price);
+      else if (op === 'create') await recordVariantPrice(ctx.db, id, v.id, v.price);
+    }
   },
 };

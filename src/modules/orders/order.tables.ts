@@ -84,7 +84,11 @@ export const salesOrderLines = pgTable(
       .references(() => salesOrders.id, { onDelete: 'cascade' }),
     /** Kept to return stock on cancel; no foreign key, so a product can be deleted without touching history. */
     productId: integer('product_id').notNull(),
+    /** The variant sold (stock goes back to it on cancel); no foreign key, like productId. */
+    variantId: integer('variant_id'),
     sku: text('sku').notNull(),
+    /** The variant's options as sold, {} for a product without options. */
+    options: jsonb('options').$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
     name: text('name').notNull(),
     unitPrice: integer('unit_price').notNull(),
     qty: integer('qty').notNull(),

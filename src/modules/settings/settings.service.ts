@@ -1,3 +1,4 @@
+import { type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import { ConfigError } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -85,6 +86,16 @@ export function mergeSettings(config: Config, stored: { key: string; value: unkn
     result[key] = settingProblem(key, value) === null ? value : SETTINGS[key].default;
   }
   return result as EffectiveSettings;
+}
+
+/**
+ * The shop's one currency as an SQL value, for answers rendered by the database (products): the
+ * stored setting when it is a valid code, else the configured one (inlined: it matched ^[A-Z]{3}$).
+ */
+export function currencySql(config: Config): SQL {
+  const configured = configLayer(config).currency;
+  const fallback = /^[A-Z]{3}$/.test(configured) ? configured : 'EUR';
+  return sql`coalesce((select s.value #>> '{}' from setting s where s.key = 'currency' and s.value #>> '{}' ~ '^[A-Z]{3}$'), ${sql.raw(`'${fallback}'`)})`;
 }
 
 /** The settings as the resource framework reads them (passed in by the app: src/app.ts). */

@@ -1,0 +1,41 @@
+import type { ProductOption } from './catalog.tables.ts';
+
+// Options and variants are plain data: these checks run before any write (a 400 naming the field).
+
+/** Why a variant's options do not fit the product's declared options, or null when they do. */
+export function optionsProblem(
+  declared: readonly ProductOption[],
+  options: Record<string, string>,
+): string | null {
+  const names = Object.keys(options);
+  for (const name of names) {
+    if (!declared.some((o) => o.name === name)) return `names no option "${name}" of the product`;
+  }
+  for (const option of declared) {
+    const value = options[option.name];
+    if (value === undefined) return `needs a value for "${option.name}"`;
+    if (!option.values.includes(value)) return `"${value}" is not a value of "${option.name}"`;
+  }
+  return null;
+}
+
+/** Option names must be distinct (a variant's options are an object keyed by name). */
+export function declaredOptionsProblem(declared: readonly ProductOption[]): string | null {
+  const names = new Set<string>();
+  for (const o of declared) {
+    if (names.has(o.name)) return `names "${o.name}" twice`;
+    names.add(o.name);
+  }
+  return null;
+}
+
+/** The same option combination twice in one body: the second index, or -1. */
+export function duplicateCombination(all: readonly Record<string, string>[]): number {
+  const seen = new Set<string>();
+  for (const [i, options] of all.entries()) {
+    const key = JSON.stringify(Object.entries(options).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    if (seen.has(key)) return i;
+    seen.add(key);
+  }
+  return -1;
+}

@@ -63,6 +63,7 @@ type OperationObject = Json & {
 const OPERATION_IDS: Record<string, string> = {
   'GET /health/live': 'checkLiveness',
   'GET /health/ready': 'checkReadiness',
+  'GET /rest/product/product/facets': 'getProductFacets',
   'POST /rest/auth/customer/login': 'login',
   'POST /rest/auth/customer/refresh': 'refreshToken',
   'POST /rest/auth/customer/logout': 'logout',
@@ -98,6 +99,16 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /rest/system/webhook/{id}/deliveries/{deliveryId}/retry': 'retryWebhookDelivery',
   'POST /rest/loyalty/adjustment': 'adjustLoyaltyPoints',
   'GET /rest/loyalty/ledger': 'listLoyaltyLedger',
+  'POST /rest/order/order/{id}/shipment': 'shipOrder',
+  'POST /rest/order/order/{id}/payment': 'markOrderPaid',
+  'POST /rest/order/order/{id}/return': 'returnOrderLines',
+  'GET /rest/order/lookup': 'lookupOrder',
+  'GET /rest/system/audit': 'listAuditEntries',
+  'GET /rest/report/sales': 'getSalesReport',
+  'GET /rest/report/top-products': 'getTopProductsReport',
+  'GET /rest/report/coupons': 'getCouponsReport',
+  'GET /rest/report/loyalty': 'getLoyaltyReport',
+  'GET /rest/report/orders': 'exportOrders',
 };
 
 /** Entities whose path segment does not read as the thing itself. */
@@ -203,7 +214,14 @@ const TAGS: Record<string, { group: 'Storefront' | 'Back office' | 'Operations';
       'Orders: a customer reads their own; the back office reads all and moves them between statuses.',
   },
   loyalty: { group: 'Back office', description: 'Loyalty points: the ledger and manual adjustments.' },
-  system: { group: 'Back office', description: 'Back-office users and the settings registry.' },
+  report: {
+    group: 'Back office',
+    description: 'Sales, products, coupons and loyalty figures, and the order export; JSON or CSV.',
+  },
+  system: {
+    group: 'Back office',
+    description: 'Back-office users, the settings registry and the audit log of back-office writes.',
+  },
   webhooks: { group: 'Back office', description: 'Webhook subscribers and the deliveries made to them.' },
   operations: { group: 'Operations', description: 'Liveness and readiness probes for the platform.' },
 };

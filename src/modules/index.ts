@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { adminUiRoutes } from './admin-ui/admin-ui.routes.ts';
+import { auditRoutes } from './audit/audit.routes.ts';
 import { adminUserRoutes } from './auth/admin-users.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { selfServiceRoutes } from './auth/self-service.routes.ts';
@@ -12,6 +13,7 @@ import { healthRoutes } from './health/health.routes.ts';
 import { jobsModule } from './delivery/index.ts';
 import { loyaltyRoutes } from './loyalty/loyalty.routes.ts';
 import { mailRoutes } from './mail/mail.routes.ts';
+import { afterOrderRoutes } from './orders/after-order.routes.ts';
 import { orderRoutes } from './orders/order.routes.ts';
 import { placeOrderRoutes } from './orders/place-order.routes.ts';
 import { settingsModule } from './settings/index.ts';
@@ -31,9 +33,11 @@ export const modules: FastifyPluginAsync[] = [
   checkoutRoutes,
   placeOrderRoutes,
   orderRoutes,
+  afterOrderRoutes,
   loyaltyRoutes,
   webhookRoutes,
   mailRoutes,
   jobsModule,
+  auditRoutes,
   adminUiRoutes,
 ];

@@ -502,6 +502,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rest/product/product/facets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count products per brand, category, price and stock
+         * @description Facet counts of the product list the same filters and q select (option.<Name>=a,b included), for the products the caller may see. A facet's counts apply every filter except its own: choosing a brand does not hide the other brands.
+         *
+         *     Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         *
+         *     Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         */
+        get: operations["getProductFacets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rest/product/product": {
         parameters: {
             query?: never;
@@ -1818,7 +1842,7 @@ export interface paths {
          * Ship a confirmed order with its carrier and tracking (e-mails the customer)
          * @description Needs an admin token holding role 6 (Superuser passes).
          */
-        post: operations["shipmentOrder"];
+        post: operations["shipOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1838,7 +1862,7 @@ export interface paths {
          * Record that an order was paid (bank transfer or card confirmed)
          * @description Needs an admin token holding role 6 (Superuser passes).
          */
-        post: operations["paymentOrder"];
+        post: operations["markOrderPaid"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1882,7 +1906,7 @@ export interface paths {
          *
          *     Needs an admin token holding role 6 (Superuser passes).
          */
-        post: operations["returnOrder"];
+        post: operations["returnOrderLines"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1902,7 +1926,7 @@ export interface paths {
          *
          *     Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
          */
-        get: operations["listLookups"];
+        get: operations["lookupOrder"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2106,7 +2130,7 @@ export interface paths {
          *
          *     Needs an admin token holding role 3 (Superuser passes).
          */
-        get: operations["listAudits"];
+        get: operations["listAuditEntries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2351,6 +2375,7 @@ export interface components {
             /** @description Any active variant is in stock */
             inStock: boolean;
             images: string[];
+            /** @description As a filter: this category and every category below it */
             categoryId: number | null;
             brand: string | null;
             weightKg: number;
@@ -2635,6 +2660,7 @@ export interface components {
                     /** @description Any active variant is in stock */
                     inStock: boolean;
                     images: string[];
+                    /** @description As a filter: this category and every category below it */
                     categoryId: number | null;
                     brand: string | null;
                     weightKg: number;
@@ -2791,6 +2817,7 @@ export interface components {
                 /** @description Any active variant is in stock */
                 inStock: boolean;
                 images: string[];
+                /** @description As a filter: this category and every category below it */
                 categoryId: number | null;
                 brand: string | null;
                 weightKg: number;
@@ -2965,6 +2992,7 @@ export interface components {
                         /** @description Any active variant is in stock */
                         inStock: boolean;
                         images: string[];
+                        /** @description As a filter: this category and every category below it */
                         categoryId: number | null;
                         brand: string | null;
                         weightKg: number;
@@ -3507,6 +3535,7 @@ export interface components {
                 /** @description Any active variant is in stock */
                 inStock: boolean;
                 images: string[];
+                /** @description As a filter: this category and every category below it */
                 categoryId: number | null;
                 brand: string | null;
                 weightKg: number;
@@ -3681,6 +3710,7 @@ export interface components {
                         /** @description Any active variant is in stock */
                         inStock: boolean;
                         images: string[];
+                        /** @description As a filter: this category and every category below it */
                         categoryId: number | null;
                         brand: string | null;
                         weightKg: number;
@@ -3758,6 +3788,7 @@ export interface components {
                 /** @description Any active variant is in stock */
                 inStock: boolean;
                 images: string[];
+                /** @description As a filter: this category and every category below it */
                 categoryId: number | null;
                 brand: string | null;
                 weightKg: number;
@@ -3932,6 +3963,7 @@ export interface components {
                         /** @description Any active variant is in stock */
                         inStock: boolean;
                         images: string[];
+                        /** @description As a filter: this category and every category below it */
                         categoryId: number | null;
                         brand: string | null;
                         weightKg: number;
@@ -4439,6 +4471,7 @@ export interface components {
                 /** @description Any active variant is in stock */
                 inStock: boolean;
                 images: string[];
+                /** @description As a filter: this category and every category below it */
                 categoryId: number | null;
                 brand: string | null;
                 weightKg: number;
@@ -4613,6 +4646,7 @@ export interface components {
                         /** @description Any active variant is in stock */
                         inStock: boolean;
                         images: string[];
+                        /** @description As a filter: this category and every category below it */
                         categoryId: number | null;
                         brand: string | null;
                         weightKg: number;
@@ -8077,6 +8111,194 @@ export interface operations {
             };
         };
     };
+    getProductFacets: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive text search */
+                q?: string;
+                /** @description Comma-separated fields, - for descending: -price,name */
+                sort?: string;
+                /** @description Relations to embed, dot for nesting: category,category.parent */
+                with?: string;
+                /** @description Equals; a,b for any of */
+                id?: string;
+                /** @description Equals; a,b for any of */
+                sku?: string;
+                /** @description Equals; a,b for any of */
+                slug?: string;
+                /** @description gte */
+                "price[gte]"?: string;
+                /** @description lte */
+                "price[lte]"?: string;
+                /** @description gt */
+                "price[gt]"?: string;
+                /** @description lt */
+                "price[lt]"?: string;
+                /** @description Equals; a,b for any of */
+                stockStatus?: string;
+                /** @description Equals; a,b for any of */
+                inStock?: string;
+                /** @description true: the price is below its reference price (on sale); false: it is not; Equals; a,b for any of */
+                onSale?: string;
+                /** @description Equals; a,b for any of */
+                categoryId?: string;
+                /** @description Equals; a,b for any of */
+                brand?: string;
+                /** @description Equals; a,b for any of */
+                active?: string;
+                /** @description gte (backend callers) */
+                "stockQty[gte]"?: string;
+                /** @description lte (backend callers) */
+                "stockQty[lte]"?: string;
+                /** @description gt (backend callers) */
+                "stockQty[gt]"?: string;
+                /** @description lt (backend callers) */
+                "stockQty[lt]"?: string;
+                /** @description gte (backend callers) */
+                "createdAt[gte]"?: string;
+                /** @description lte (backend callers) */
+                "createdAt[lte]"?: string;
+                /** @description gt (backend callers) */
+                "createdAt[gt]"?: string;
+                /** @description lt (backend callers) */
+                "createdAt[lt]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** ProductFacets */
+                        data: {
+                            /** @description Brands with their product counts, most first */
+                            brand: {
+                                value: string;
+                                count: number;
+                            }[];
+                            /** @description Categories with the counts of the products directly in them, most first */
+                            category: {
+                                id: number;
+                                name: string;
+                                count: number;
+                            }[];
+                            /** @description The lowest and highest gross price; null when none */
+                            price: {
+                                min: number | null;
+                                max: number | null;
+                            };
+                            /** @description How many of the products are in stock */
+                            inStock: {
+                                count: number;
+                            };
+                            /** @description Per option name, the values of active variants with their product counts */
+                            options: {
+                                [key: string]: {
+                                    value: string;
+                                    count: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match sent matches the current ETag (guest reads only); no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listProducts: {
         parameters: {
             query?: {
@@ -8104,6 +8326,12 @@ export interface operations {
                 "price[gt]"?: string;
                 /** @description lt */
                 "price[lt]"?: string;
+                /** @description Equals; a,b for any of */
+                stockStatus?: string;
+                /** @description Equals; a,b for any of */
+                inStock?: string;
+                /** @description true: the price is below its reference price (on sale); false: it is not; Equals; a,b for any of */
+                onSale?: string;
                 /** @description Equals; a,b for any of */
                 categoryId?: string;
                 /** @description Equals; a,b for any of */
@@ -8260,6 +8488,7 @@ export interface operations {
                         values: string[];
                     }[];
                     images?: string[];
+                    /** @description As a filter: this category and every category below it */
                     categoryId?: number | null;
                     brand?: string | null;
                     weightKg?: number;
@@ -8447,6 +8676,12 @@ export interface operations {
                 "price[gt]"?: string;
                 /** @description lt */
                 "price[lt]"?: string;
+                /** @description Equals; a,b for any of */
+                stockStatus?: string;
+                /** @description Equals; a,b for any of */
+                inStock?: string;
+                /** @description true: the price is below its reference price (on sale); false: it is not; Equals; a,b for any of */
+                onSale?: string;
                 /** @description Equals; a,b for any of */
                 categoryId?: string;
                 /** @description Equals; a,b for any of */
@@ -8883,6 +9118,7 @@ export interface operations {
                         values: string[];
                     }[];
                     images?: string[];
+                    /** @description As a filter: this category and every category below it */
                     categoryId?: number | null;
                     brand?: string | null;
                     weightKg?: number;
@@ -19812,7 +20048,7 @@ export interface operations {
             };
         };
     };
-    shipmentOrder: {
+    shipOrder: {
         parameters: {
             query?: never;
             header?: never;
@@ -19964,7 +20200,7 @@ export interface operations {
             };
         };
     };
-    paymentOrder: {
+    markOrderPaid: {
         parameters: {
             query?: never;
             header?: never;
@@ -20264,7 +20500,7 @@ export interface operations {
             };
         };
     };
-    returnOrder: {
+    returnOrderLines: {
         parameters: {
             query?: never;
             header?: never;
@@ -20420,7 +20656,7 @@ export interface operations {
             };
         };
     };
-    listLookups: {
+    lookupOrder: {
         parameters: {
             query: {
                 number: string;
@@ -22078,7 +22314,7 @@ export interface operations {
             };
         };
     };
-    listAudits: {
+    listAuditEntries: {
         parameters: {
             query?: {
                 /** @description 1-based page number */

@@ -101,6 +101,20 @@ export async function writeMailsForEvent(
       number: order.number,
     });
   } else {
-    await writeMail(db, config, order.email, { template: 'order_shipped', firstName, number: order.number });
+    // The shipment's tracking travels in the event (orders' shipOrder); a plain transition has none.
+    const tracking =
+      typeof payload.trackingNumber === 'string'
+        ? {
+            carrier: String(payload.carrier ?? ''),
+            trackingNumber: payload.trackingNumber,
+            trackingUrl: typeof payload.trackingUrl === 'string' ? payload.trackingUrl : null,
+          }
+        : undefined;
+    await writeMail(db, config, order.email, {
+      template: 'order_shipped',
+      firstName,
+      number: order.number,
+      tracking,
+    });
   }
 }

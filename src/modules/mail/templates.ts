@@ -27,8 +27,15 @@ export type MailData =
   | { template: 'verification'; firstName: string; token: string }
   | { template: 'password_reset'; firstName: string; token: string; minutes: number }
   | { template: 'order_confirmation'; firstName: string; order: OrderMailData }
-  | { template: 'order_shipped'; firstName: string; number: string }
+  | { template: 'order_shipped'; firstName: string; number: string; tracking?: ShipmentTracking }
   | { template: 'order_cancelled'; firstName: string; number: string };
+
+/** The carrier and tracking of a shipment, as the back office entered them. */
+export interface ShipmentTracking {
+  carrier: string;
+  trackingNumber: string;
+  trackingUrl: string | null;
+}
 
 export type TemplateName = MailData['template'];
 
@@ -88,6 +95,8 @@ const WORDS = {
     },
     shippedSubject: (n: string) => `Order ${n} has shipped`,
     shippedBody: (n: string) => `Your order ${n} is on its way.`,
+    tracking: (carrier: string, number: string) => `Carrier: ${carrier}, tracking number: ${number}`,
+    trackingUrl: (url: string) => `Follow it at ${url}`,
     cancelledSubject: (n: string) => `Order ${n} cancelled`,
     cancelledBody: (n: string) => `Your order ${n} has been cancelled. Anything charged will be refunded.`,
   },
@@ -122,6 +131,8 @@ const WORDS = {
     },
     shippedSubject: (n: string) => `Η παραγγελία ${n} απεστάλη`,
     shippedBody: (n: string) => `Η παραγγελία σας ${n} είναι καθ' οδόν.`,
+    tracking: (carrier: string, number: string) => `Μεταφορική: ${carrier}, αριθμός αποστολής: ${number}`,
+    trackingUrl: (url: string) => `Παρακολουθήστε την στο ${url}`,
     cancelledSubject: (n: string) => `Η παραγγελία ${n} ακυρώθηκε`,
     cancelledBody: (n: string) => `Η παραγγελία σας ${n} ακυρώθηκε. Ό,τι χρεώθηκε θα σας επιστραφεί.`,
   },
@@ -181,6 +192,8 @@ export function renderMail(locale: Locale, data: MailData): RenderedMail {
       return fromParagraphs(w.shippedSubject(data.number), [
         w.hello(data.firstName),
         w.shippedBody(data.number),
+        ...(data.tracking ? [w.tracking(data.tracking.carrier, data.tracking.trackingNumber)] : []),
+        ...(data.tracking?.trackingUrl ? [w.trackingUrl(data.tracking.trackingUrl)] : []),
       ]);
     case 'order_cancelled':
       return fromParagraphs(w.cancelledSubject(data.number), [

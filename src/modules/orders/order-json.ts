@@ -1,23 +1,46 @@
 import { fromCents } from '../../lib/money.ts';
 import type { VatBreakdownEntry } from '../checkout/totals.ts';
 import { figuresJson, type TotalsFigures } from '../checkout/totals-json.ts';
+import type { AfterOrder } from './after-order.repo.ts';
 import type { AddressJsonType, OrderJsonType } from './order.schemas.ts';
 import type { SalesOrderLineRow, SalesOrderRow } from './order.tables.ts';
 
 // Orders are stored in cents (columns and jsonb snapshots alike); this is their HTTP edge.
 
-export function orderJson(row: SalesOrderRow, lines: readonly SalesOrderLineRow[]): OrderJsonType {
+const NOTHING_AFTER: AfterOrder = { history: [], shipments: [], returns: [] };
+
+/**
+ * Who made a move, as the reader may see it: the back office sees the admin's subject, a customer
+ * or a guest sees `shop` for any admin (their own moves read `customer` / `guest`).
+ */
+function byOf(actor: string, backend: boolean): string {
+  if (actor.startsWith('admin:')) return backend ? actor.slice('admin:'.length) : 'shop';
+  return actor.startsWith('customer:') && !backend ? 'customer' : actor;
+}
+
+export function orderJson(
+  row: SalesOrderRow,
+  lines: readonly SalesOrderLineRow[],
+  after: AfterOrder = NOTHING_AFTER,
+  backend = false,
+): OrderJsonType {
   const vat = row.vatBreakdown as VatBreakdownEntry[];
+  const placedBy = row.customerId === null ? 'guest' : `customer:${row.customerId}`;
   return {
     id: row.id,
     number: row.number,
     status: row.status,
+    paymentStatus: row.paymentStatus,
+    paid: fromCents(row.paidAmount),
+    refunded: fromCents(row.refundedAmount),
+    paidAt: row.paidAt ? row.paidAt.toISOString() : null,
     customerId: row.customerId,
     email: row.email,
     currency: row.currency,
     total: fromCents(row.total),
     totals: figuresJson(row.totals as TotalsFigures),
     lines: lines.map((l) => ({
+      id: l.id,
       productId: l.productId,
       sku: l.sku,
       name: l.name,
@@ -39,6 +62,23 @@ export function orderJson(row: SalesOrderRow, lines: readonly SalesOrderLineRow[
     transport: row.transportId === null ? null : { id: row.transportId, name: row.transportName ?? '' },
     payWay: (row.payWay as OrderJsonType['payWay']) ?? null,
     giftPackaging: row.giftPackaging,
+    // Place-order writes no history row: the order itself is the move into `pending`.
+    statusHistory: [
+      {
+        from: null,
+        to: 'pending',
+        at: row.createdAt.toISOString(),
+        by: byOf(placedBy, backend),
+        reason: null,
+      },
+      ...after.history.map((h) => ({ ...h, by: byOf(h.by, backend) })),
+    ],
+    shipments: after.shipments,
+    returns: after.returns.map((r) => ({
+      ...r,
+      amount: fromCents(r.amount),
+      lines: r.lines.map((l) => ({ ...l, amount: fromCents(l.amount) })),
+    })),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client.ts';
 import { couponRedemptions } from '../catalog/promotions.tables.ts';
 import type { OrderStatus } from './order-states.ts';
@@ -77,7 +77,9 @@ export async function insertOrder(
     select o.id, o.number, o.customer_id as "customerId", o.email, o.status, o.currency, o.total, o.totals,
       o.address, o.vat_breakdown as "vatBreakdown", o.coupon_id as "couponId", o.coupon_code as "couponCode",
       o.points_spent as "pointsSpent", o.transport_id as "transportId", o.transport_name as "transportName",
-      o.pay_way as "payWay", o.gift_packaging as "giftPackaging", o.created_at as "createdAt",
+      o.pay_way as "payWay", o.gift_packaging as "giftPackaging", o.payment_status as "paymentStatus",
+      o.paid_amount as "paidAmount", o.refunded_amount as "refundedAmount", o.paid_at as "paidAt",
+      o.created_at as "createdAt",
       o.updated_at as "updatedAt",
       (select json_agg(json_build_object('id', l.id, 'orderId', l.order_id, 'productId', l.product_id,
           'sku', l.sku, 'name', l.name, 'unitPrice', l.unit_price, 'qty', l.qty, 'vatRate', l.vat_rate::float8,
@@ -115,11 +117,32 @@ export async function findOrder(
   return rows[0];
 }
 
-export interface OrderPageQuery {
+export interface OrderFilter {
   customerId?: number;
   status?: OrderStatus;
+  /** ISO instants: placed at or after `createdFrom`, before `createdTo`. */
+  createdFrom?: string;
+  createdTo?: string;
+  /** Compared in any case. */
+  email?: string;
+  number?: string;
+}
+
+export interface OrderPageQuery extends OrderFilter {
   limit: number;
   offset: number;
+}
+
+/** The list's filters as SQL (the CSV export applies the same ones). */
+export function orderConditions(q: OrderFilter): SQL | undefined {
+  return and(
+    q.customerId === undefined ? undefined : eq(salesOrders.customerId, q.customerId),
+    q.status === undefined ? undefined : eq(salesOrders.status, q.status),
+    q.createdFrom === undefined ? undefined : gte(salesOrders.createdAt, new Date(q.createdFrom)),
+    q.createdTo === undefined ? undefined : lt(salesOrders.createdAt, new Date(q.createdTo)),
+    q.email === undefined ? undefined : sql`lower(${salesOrders.email}) = lower(${q.email})`,
+    q.number === undefined ? undefined : eq(salesOrders.number, q.number),
+  );
 }
 
 /** A page of orders, newest first, and how many match; counting never loads the rows. */
@@ -127,11 +150,7 @@ export async function pageOrders(
   db: Db,
   q: OrderPageQuery,
 ): Promise<{ rows: SalesOrderRow[]; total: number }> {
-  const conditions = [
-    q.customerId === undefined ? undefined : eq(salesOrders.customerId, q.customerId),
-    q.status === undefined ? undefined : eq(salesOrders.status, q.status),
-  ];
-  const where = and(...conditions);
+  const where = orderConditions(q);
   const rows = await db
     .select()
     .from(salesOrders)

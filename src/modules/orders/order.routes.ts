@@ -9,6 +9,7 @@ import { Role } from '../../http/roles.ts';
 import { OrderIdParams, OrderJson, OrderListQuery, TransitionBody } from './order.schemas.ts';
 import { listOrders, showOrder, transitionOrder } from './order.service.ts';
 import { neverStored } from '../../http/no-store.ts';
+import { actorOf } from './order-actor.ts';
 
 export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const deps = { db: app.db, config: app.config };
@@ -44,8 +45,8 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       // Only the list's filters: `page` and `limit` are not parameters of /item, whatever the URL carries.
-      const first = (await listOrders(deps, request.caller, { status: request.query.status, limit: 1 }))
-        .data[0];
+      const { page: _page, limit: _limit, ...filters } = request.query as Record<string, unknown>;
+      const first = (await listOrders(deps, request.caller, { ...filters, limit: 1 })).data[0];
       if (!first) throw new AppError('NOT_FOUND', 'no order matches');
       return ok(first);
     },
@@ -70,7 +71,8 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Move an order to another status (cancel returns stock, coupon use and points)',
+        summary:
+          'Move an order to another status, with an optional reason (cancel returns stock, coupon use and points)',
         params: OrderIdParams,
         body: TransitionBody,
         response: {
@@ -82,9 +84,15 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: { access: access.admin(Role.Orders) },
     },
-    async (request) => {
-      const actor = request.caller.kind === 'admin' ? request.caller.sub : 'unknown';
-      return ok(await transitionOrder(deps, request.params.id, request.body.to, actor));
-    },
+    async (request) =>
+      ok(
+        await transitionOrder(
+          deps,
+          request.params.id,
+          request.body.to,
+          actorOf(request.caller),
+          request.body.reason,
+        ),
+      ),
   );
 };

@@ -1,8 +1,9 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { PageQuery } from '../../resources/pagination.ts';
 import { IdParams } from '../../resources/schemas.ts';
 import { OrderTotals, PayWay, totalsFields } from '../checkout/checkout.schemas.ts';
 import { ORDER_STATUSES } from './order-states.ts';
+import { PAYMENT_STATUSES } from './payment-states.ts';
 
 const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
 const Status = Type.Union(
@@ -64,6 +65,7 @@ export const AddressJson = Type.Object({
 export type AddressJsonType = Static<typeof AddressJson>;
 
 export const OrderLineJson = Type.Object({
+  id: Type.Integer({ description: 'The line id a return names (orderLineId)' }),
   productId: Type.Integer(),
   sku: Type.String(),
   name: Type.String(),
@@ -81,11 +83,55 @@ export const VatEntryJson = Type.Object({
   gross: Type.Number(),
 });
 
+const PaymentStatus = Type.Union(
+  PAYMENT_STATUSES.map((s) => Type.Literal(s)),
+  { description: 'pending → paid → partially_refunded / refunded (docs/orders.md)' },
+);
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const StatusChangeJson = Type.Object({
+  from: Nullable(Status),
+  to: Status,
+  at: Type.String({ format: 'date-time' }),
+  by: Type.String({
+    description: "An admin's subject (back office) or `shop`; `customer:<id>` / `customer`; `guest`",
+  }),
+  reason: Nullable(Type.String()),
+});
+
+export const ShipmentJson = Type.Object({
+  carrier: Type.String(),
+  trackingNumber: Type.String(),
+  trackingUrl: Nullable(Type.String()),
+  at: Type.String({ format: 'date-time' }),
+});
+
+export const ReturnJson = Type.Object({
+  id: Type.Integer(),
+  amount: Type.Number({ description: 'Money refunded for the returned units' }),
+  points: Type.Integer({ description: 'Points given back' }),
+  restock: Type.Boolean(),
+  reason: Nullable(Type.String()),
+  at: Type.String({ format: 'date-time' }),
+  lines: Type.Array(
+    Type.Object({
+      orderLineId: Type.Integer(),
+      qty: Type.Integer(),
+      amount: Type.Number(),
+      points: Type.Integer(),
+    }),
+  ),
+});
+
 export const OrderJson = Type.Object(
   {
     id: Type.Integer(),
     number: Type.String(),
     status: Status,
+    paymentStatus: PaymentStatus,
+    paid: Type.Number({ description: 'Amount received' }),
+    refunded: Type.Number({ description: 'Amount refunded so far' }),
+    paidAt: Nullable(Type.String({ format: 'date-time' })),
     customerId: Type.Union([Type.Integer(), Type.Null()]),
     email: Type.String(),
     currency: Type.String(),
@@ -101,6 +147,9 @@ export const OrderJson = Type.Object(
     transport: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]),
     payWay: Type.Union([PayWay, Type.Null()]),
     giftPackaging: Type.Boolean(),
+    statusHistory: Type.Array(StatusChangeJson, { description: 'Every status move, oldest first' }),
+    shipments: Type.Array(ShipmentJson),
+    returns: Type.Array(ReturnJson),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },
@@ -108,8 +157,71 @@ export const OrderJson = Type.Object(
 );
 export type OrderJsonType = Static<typeof OrderJson>;
 
-export const OrderListQuery = Type.Object({ ...PageQuery, status: Type.Optional(Status) });
+/** The list's filters, shared by the list, /item and the CSV export. */
+export const orderFilters = {
+  status: Type.Optional(Status),
+  createdFrom: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Placed at or after this instant' }),
+  ),
+  createdTo: Type.Optional(Type.String({ format: 'date-time', description: 'Placed before this instant' })),
+  email: Type.Optional(Type.String({ minLength: 1, maxLength: 254, description: 'Exact, any case' })),
+  number: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'e.g. SO-000042' })),
+};
+export const OrderFilterQuery = Type.Object(orderFilters);
+export type OrderFilters = Static<typeof OrderFilterQuery>;
+
+export const OrderListQuery = Type.Object({ ...PageQuery, ...orderFilters });
 
 export const OrderIdParams = IdParams;
 
-export const TransitionBody = Type.Object({ to: Status }, { additionalProperties: false });
+const Reason = Type.String({ minLength: 1, maxLength: 500, description: 'Why; kept in the status history' });
+
+export const TransitionBody = Type.Object(
+  { to: Status, reason: Type.Optional(Reason) },
+  { additionalProperties: false },
+);
+
+export const CancelBody = Type.Object({ reason: Type.Optional(Reason) }, { additionalProperties: false });
+
+export const ShipmentBody = Type.Object(
+  {
+    carrier: Type.String({ minLength: 1, maxLength: 100 }),
+    trackingNumber: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9 ._/-]+$' }),
+    trackingUrl: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 500 })),
+  },
+  { additionalProperties: false },
+);
+export type ShipmentBodyType = Static<typeof ShipmentBody>;
+
+export const PaymentBody = Type.Object(
+  {
+    reference: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'e.g. the bank transfer reference' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ReturnBody = Type.Object(
+  {
+    lines: Type.Array(
+      Type.Object(
+        {
+          orderLineId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+          qty: Type.Integer({ minimum: 1, maximum: 100_000 }),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 200 },
+    ),
+    restock: Type.Boolean({ description: 'Put the returned units back in stock' }),
+    reason: Type.Optional(Reason),
+  },
+  { additionalProperties: false },
+);
+export type ReturnBodyType = Static<typeof ReturnBody>;
+
+export const LookupQuery = Type.Object({
+  number: Type.String({ minLength: 1, maxLength: 32 }),
+  email: Type.String({ minLength: 3, maxLength: 254 }),
+});

@@ -4,15 +4,28 @@ import type { Caller } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import { appliedPageSize, paginationOf } from '../../resources/pagination.ts';
 import { scopeOf } from '../../resources/types.ts';
-import { returnCouponUse, returnStock } from './reservations.repo.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { changePoints, insertLedgerEntry } from '../loyalty/loyalty.repo.ts';
 import { getSetting } from '../settings/settings.service.ts';
+import { afterOrdersOf, insertStatusChange } from './after-order.repo.ts';
+import { actorLabel, actorName, type OrderActor } from './order-actor.ts';
 import { orderJson } from './order-json.ts';
 import { type OrderStatus, transition } from './order-states.ts';
-import { deleteRedemption, findOrder, linesOf, linesOfOrders, pageOrders, setStatus } from './order.repo.ts';
+import {
+  deleteRedemption,
+  findOrder,
+  linesOf,
+  linesOfOrders,
+  type OrderFilter,
+  pageOrders,
+  setStatus,
+} from './order.repo.ts';
 import type { OrderJsonType } from './order.schemas.ts';
 import type { SalesOrderRow } from './order.tables.ts';
+import { applyPayment, paymentStateOf } from './payments.ts';
+import { refundable } from './payment-states.ts';
+import { returnCouponUse, returnStock } from './reservations.repo.ts';
 
 export interface OrderDeps {
   db: Db;
@@ -27,33 +40,38 @@ function ownerFilter(caller: Caller): number | undefined {
 export async function listOrders(
   deps: OrderDeps,
   caller: Caller,
-  query: { page?: number; limit?: number; status?: OrderStatus },
+  query: Omit<OrderFilter, 'customerId'> & { page?: number; limit?: number },
 ) {
   const scope = scopeOf(caller);
   const ceiling = scope === 'backend' ? 0 : await getSetting(deps.db, deps.config, 'rest_max_page_size');
   const perPage = appliedPageSize(query.limit ?? 0, scope, ceiling);
   const page = query.page ?? 1;
+  const { page: _p, limit: _l, ...filters } = query;
   const { rows, total } = await pageOrders(deps.db, {
+    ...filters,
     customerId: ownerFilter(caller),
-    status: query.status,
     limit: perPage,
     offset: (page - 1) * perPage,
   });
-  const lines = await linesOfOrders(
-    deps.db,
-    rows.map((r) => r.id),
-  );
+  const ids = rows.map((r) => r.id);
+  const [lines, after] = [await linesOfOrders(deps.db, ids), await afterOrdersOf(deps.db, ids)];
   return {
     success: true as const,
-    data: rows.map((r) => orderJson(r, lines.get(r.id) ?? [])),
+    data: rows.map((r) => orderJson(r, lines.get(r.id) ?? [], after.get(r.id), scope === 'backend')),
     pagination: paginationOf(page, perPage, total),
   };
+}
+
+/** An order as its reader sees it: lines, history, shipments, returns. */
+export async function orderAnswer(db: Db, row: SalesOrderRow, backend: boolean): Promise<OrderJsonType> {
+  const after = await afterOrdersOf(db, [row.id]);
+  return orderJson(row, await linesOf(db, row.id), after.get(row.id), backend);
 }
 
 export async function showOrder(deps: OrderDeps, caller: Caller, id: number): Promise<OrderJsonType> {
   const row = await findOrder(deps.db, id, ownerFilter(caller));
   if (!row) throw new AppError('NOT_FOUND', `no order ${id}`);
-  return orderJson(row, await linesOf(deps.db, id));
+  return orderAnswer(deps.db, row, caller.kind === 'admin');
 }
 
 /**
@@ -84,29 +102,115 @@ async function releaseReservations(tx: Db, order: SalesOrderRow, actor: string):
   }
 }
 
-/** Moves an order along its life cycle (order-states.ts) on the locked row; anything else is a 409. */
+export interface Move {
+  to: OrderStatus;
+  actor: OrderActor;
+  reason?: string;
+  /** Added to the order.status_changed payload (a shipment's tracking). */
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Moves a locked order along its life cycle (order-states.ts), in the caller's transaction, with
+ * everything the move implies: a cancel gives back what the order took and refunds what was paid;
+ * a cash-on-delivery order is paid when it is delivered; the move is kept in the status history,
+ * in the audit log when an admin made it, and announced by order.status_changed.
+ */
+export async function moveOrder(tx: Db, order: SalesOrderRow, move: Move): Promise<SalesOrderRow> {
+  const outcome = transition(order.status, move.to);
+  if (!outcome.ok) throw new AppError('ILLEGAL_TRANSITION', outcome.reason);
+  const name = actorName(move.actor);
+  let current = order;
+  if (outcome.effects.releaseReservations) {
+    await releaseReservations(tx, order, name);
+    const left = refundable(paymentStateOf(order));
+    if (left > 0)
+      current = await applyPayment(tx, current, { kind: 'refund', amountCents: left }, move.actor);
+  }
+  if (move.to === 'delivered' && order.payWay === 'delivery' && order.paymentStatus === 'pending') {
+    current = await applyPayment(tx, current, { kind: 'paid' }, move.actor, 'cash on delivery');
+  }
+  const updated = await setStatus(tx, order.id, move.to);
+  const reason = move.reason ?? null;
+  await insertStatusChange(tx, {
+    orderId: order.id,
+    from: order.status,
+    to: move.to,
+    actor: actorLabel(move.actor),
+    reason,
+  });
+  if (move.actor.kind === 'admin') {
+    await recordAudit(tx, {
+      actor: move.actor.sub,
+      action: 'transition',
+      entity: 'order',
+      entityId: order.id,
+      changes: {
+        status: { before: order.status, after: move.to },
+        ...(reason ? { reason: { before: null, after: reason } } : {}),
+      },
+    });
+  }
+  await recordEvent(tx, 'order.status_changed', {
+    orderId: order.id,
+    number: order.number,
+    from: order.status,
+    to: move.to,
+    actor: name,
+    reason,
+    ...move.details,
+  });
+  if (move.to === 'cancelled')
+    await recordEvent(tx, 'order.cancelled', {
+      orderId: order.id,
+      number: order.number,
+      actor: name,
+      reason,
+    });
+  return updated;
+}
+
+/** Locks the order for a change; 404 when it is not there (or not the customer's own). */
+export async function lockedOrder(tx: Db, id: number, customerId?: number): Promise<SalesOrderRow> {
+  const order = await findOrder(tx, id, customerId, true);
+  if (!order) throw new AppError('NOT_FOUND', `no order ${id}`);
+  return order;
+}
+
+/** A back-office move, optionally with a reason; anything the life cycle forbids is a 409. */
 export async function transitionOrder(
   deps: OrderDeps,
   id: number,
   to: OrderStatus,
-  actor: string,
+  actor: OrderActor,
+  reason?: string,
 ): Promise<OrderJsonType> {
   return deps.db.transaction(async (tx) => {
-    const order = await findOrder(tx, id, undefined, true);
-    if (!order) throw new AppError('NOT_FOUND', `no order ${id}`);
-    const outcome = transition(order.status, to);
-    if (!outcome.ok) throw new AppError('ILLEGAL_TRANSITION', outcome.reason);
-    if (outcome.effects.releaseReservations) await releaseReservations(tx, order, actor);
-    const updated = await setStatus(tx, id, to);
-    await recordEvent(tx, 'order.status_changed', {
-      orderId: id,
-      number: order.number,
-      from: order.status,
-      to,
-      actor,
-    });
-    if (to === 'cancelled')
-      await recordEvent(tx, 'order.cancelled', { orderId: id, number: order.number, actor });
-    return orderJson(updated, await linesOf(tx, id));
+    const order = await lockedOrder(tx, id);
+    return orderAnswer(tx, await moveOrder(tx, order, { to, actor, reason }), true);
+  });
+}
+
+/**
+ * Cancels an order: a customer their own and only while it is `pending` (nothing has been prepared
+ * yet); the back office any order the life cycle lets it cancel.
+ */
+export async function cancelOrder(
+  deps: OrderDeps,
+  id: number,
+  actor: OrderActor,
+  reason?: string,
+): Promise<OrderJsonType> {
+  return deps.db.transaction(async (tx) => {
+    const customerId = actor.kind === 'customer' ? actor.customerId : undefined;
+    const order = await lockedOrder(tx, id, customerId);
+    if (actor.kind === 'customer' && order.status !== 'pending') {
+      throw new AppError(
+        'ILLEGAL_TRANSITION',
+        `a customer cancels only a pending order; this one is ${order.status}`,
+      );
+    }
+    const moved = await moveOrder(tx, order, { to: 'cancelled', actor, reason });
+    return orderAnswer(tx, moved, actor.kind === 'admin');
   });
 }

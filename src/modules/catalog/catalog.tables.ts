@@ -114,6 +114,10 @@ export interface ProductOption {
 export const productVariants = pgTable(
   'product_variant',
   {
+    /**
+     * Drawn from product's id sequence (drizzle/0017_…): a plain variant has its product's id, and
+     * no other variant's id is ever a product's.
+     */
     id: serial('id').primaryKey(),
     productId: integer('product_id')
       .notNull()

@@ -35,9 +35,24 @@ export function countKey(resource: Resource, ctx: ReadContext, query: ListQuery)
   // Owner-filtered totals are per customer; not worth a shared cache.
   if (ctx.caller.kind === 'customer' && resource.ownerField) return null;
   if (query.filters.some((f) => f.field.volatile)) return null;
-  const filters = query.filters.map((f) => `${f.field.name}:${f.op}:${JSON.stringify(f.value)}`).join('&');
+  const filters = query.filters
+    .map(
+      (f) =>
+        `${f.field.name}${f.arg === undefined ? '' : `.${JSON.stringify(f.arg)}`}:${f.op}:${JSON.stringify(f.value)}`,
+    )
+    .join('&');
   const visibility = ctx.scope === 'backend' ? 'all' : 'storefront';
   return `${resource.name}|${visibility}|${filters}|${query.search ?? ''}`;
+}
+
+/**
+ * The version a cached total belongs to: the table's, and that of every other table one of its
+ * filters reads (a category moved to another parent changes what categoryId=N matches).
+ */
+export function versionOf(resource: Resource, query: ListQuery, versions: Record<string, string>): string {
+  const tables = new Set([versionName(resource)]);
+  for (const f of query.filters) for (const t of f.field.dependsOn ?? []) tables.add(getTableName(t));
+  return [...tables].map((t) => versions[t] ?? '0').join('.');
 }
 
 export function cachedTotal(db: object, key: string, version: string): number | undefined {

@@ -18,7 +18,8 @@ export function defineResource(def: ResourceDef): Resource {
     const columnKey = f.column ? keyOf.get(f.column) : undefined;
     if (f.column && !columnKey)
       throw new Error(`${name}.${fieldName}: the column is not in the resource's table`);
-    if (!f.column && !f.expr) throw new Error(`${name}.${fieldName}: needs a column or an expression`);
+    if (!f.column && !f.expr && !f.where)
+      throw new Error(`${name}.${fieldName}: needs a column, an expression or a filter condition`);
     return { ...f, name: fieldName, columnKey };
   });
   const field = new Map(fields.map((f) => [f.name, f]));
@@ -27,7 +28,7 @@ export function defineResource(def: ResourceDef): Resource {
   const readable = Object.fromEntries(
     SCOPES.map((scope) => [
       scope,
-      fields.filter((f) => (f.onlyScope ? f.onlyScope === scope : canRead(scope, f.read))),
+      fields.filter((f) => !f.filterOnly && (f.onlyScope ? f.onlyScope === scope : canRead(scope, f.read))),
     ]),
   ) as Record<Scope, FieldInfo[]>;
   const ownerField = def.owner ? field.get(def.owner) : undefined;

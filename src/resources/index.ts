@@ -2,6 +2,7 @@
 export { type CachePolicy, cachingHook } from './caching.ts';
 export { defineResource } from './define.ts';
 export { FieldError, field, type FieldOptions, INT32_MAX, WEB_URL } from './fields.ts';
+export { type FilterOptions, filterable, filterParam, parseBoolean, parseOneOf } from './filters.ts';
 export {
   appliedPageSize,
   DEFAULT_PAGE_SIZE,

@@ -13,6 +13,8 @@ export interface Filter {
   field: FieldInfo;
   op: FilterOp;
   value: unknown;
+  /** The `<arg>` of a prefixed parameter (`option.Size` → `Size`). */
+  arg?: string;
 }
 
 export interface SortTerm {
@@ -30,11 +32,15 @@ export interface ListQuery {
   filters: Filter[];
   sort: SortTerm[];
   search: string | null;
+  /** Order by the search's relevance first: q given without sort, or sort=relevance. */
+  relevance: boolean;
   with: WithTree;
 }
 
 /** At most this many values in one any-of filter (a,b,c). */
 const MAX_ANY_OF = 100;
+/** At most this many prefixed parameters of one name (option.Size, option.Colour, …). */
+const MAX_PREFIXED = 10;
 
 function visible(f: FieldInfo, scope: Scope): boolean {
   return f.onlyScope ? f.onlyScope === scope : canRead(scope, f.read);
@@ -67,7 +73,11 @@ function equality(f: FieldInfo, text: string, details: ErrorDetail[]): Filter | 
 function filtersOf(resource: Resource, raw: Record<string, unknown>, scope: Scope, details: ErrorDetail[]) {
   const filters: Filter[] = [];
   for (const f of resource.fields) {
-    if (!f.filter || !f.column || !visible(f, scope)) continue;
+    if (!f.filter || !(f.column || f.expr || f.where) || !visible(f, scope)) continue;
+    if (f.prefixed) {
+      filters.push(...prefixedFilters(f, raw, details));
+      continue;
+    }
     const eq = raw[f.name];
     if (f.filter !== 'range' && typeof eq === 'string' && eq !== '') {
       const filter = equality(f, eq, details);
@@ -85,10 +95,42 @@ function filtersOf(resource: Resource, raw: Record<string, unknown>, scope: Scop
   return filters;
 }
 
-function sortOf(resource: Resource, text: unknown, details: ErrorDetail[]): SortTerm[] {
-  if (typeof text !== 'string' || text === '') return resource.defaultSort;
+/** `option.Size=M,L`: one equality filter per `<name>.<arg>` key, in key order (one shape per count). */
+function prefixedFilters(f: FieldInfo, raw: Record<string, unknown>, details: ErrorDetail[]): Filter[] {
+  const prefix = `${f.name}.`;
+  const keys = Object.keys(raw)
+    .filter(
+      (k) => k.startsWith(prefix) && k.length > prefix.length && typeof raw[k] === 'string' && raw[k] !== '',
+    )
+    .sort();
+  if (keys.length > MAX_PREFIXED) {
+    details.push({ field: prefix, message: `at most ${MAX_PREFIXED} parameters` });
+    return [];
+  }
+  const filters: Filter[] = [];
+  for (const key of keys) {
+    const filter = equality(f, raw[key] as string, details);
+    if (filter) filters.push({ ...filter, arg: key.slice(prefix.length) });
+  }
+  return filters;
+}
+
+/** The word that asks for relevance order in `sort` (resources with a search of their own). */
+export const RELEVANCE = 'relevance';
+
+function sortOf(
+  resource: Resource,
+  text: unknown,
+  details: ErrorDetail[],
+): { terms: SortTerm[]; relevance: boolean } {
+  if (typeof text !== 'string' || text === '') return { terms: resource.defaultSort, relevance: true };
   const terms: SortTerm[] = [];
+  let relevance = false;
   for (const term of text.split(',')) {
+    if (term === RELEVANCE && resource.def.search && terms.length === 0) {
+      relevance = true;
+      continue;
+    }
     const desc = term.startsWith('-');
     const name = desc ? term.slice(1) : term;
     const f = resource.field.get(name);
@@ -99,7 +141,7 @@ function sortOf(resource: Resource, text: unknown, details: ErrorDetail[]): Sort
     }
     terms.push({ field: f, desc });
   }
-  return terms;
+  return { terms: relevance && terms.length === 0 ? resource.defaultSort : terms, relevance };
 }
 
 /** `with=category,category.parent` → {category: {parent: {}}}, keeping only what the caller may embed. */
@@ -136,12 +178,15 @@ export function parseListQuery(resource: Resource, raw: Record<string, unknown>,
     );
   }
   const q = typeof raw.q === 'string' ? raw.q.trim() : '';
+  const search = q === '' ? null : q;
   return {
     page: typeof raw.page === 'number' ? raw.page : 1,
     limit: typeof raw.limit === 'number' ? raw.limit : 0,
     filters,
-    sort,
-    search: q === '' ? null : q,
+    sort: sort.terms,
+    search,
+    // Only a resource with its own search ranks; elsewhere q keeps the requested order.
+    relevance: search !== null && sort.relevance && resource.def.search !== undefined,
     with: parseWith(resource, raw.with, scope),
   };
 }

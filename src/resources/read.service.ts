@@ -2,13 +2,13 @@ import type { Static } from '@sinclair/typebox';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Pagination } from '../http/envelope.ts';
 import { AppError } from '../http/errors.ts';
-import { cachedTotal, countKey, rememberTotal, versionName } from './count-cache.ts';
+import { cachedTotal, countKey, rememberTotal, versionOf } from './count-cache.ts';
 import { type ListQuery, parseListQuery, parseWith, type WithTree } from './list-query.ts';
 import { appliedPageSize, DEFAULT_PAGE_SIZE, paginationOf } from './pagination.ts';
 import { embedRelations, relationKeyFields } from './relations.ts';
 import { countRows, type PageRequest, type Row, selectPageWithState, selectRows } from './repo.ts';
 import { toJsonRows } from './rows.ts';
-import { jsonSelectionFor, orderFor, paramValues, selectionFor, shapeKey, whereFor } from './sql.ts';
+import { jsonSelectionFor, orderFor, paramValues, rankFor, selectionFor, shapeKey, whereFor } from './sql.ts';
 import { type ReadContext, type RequestContext, type Resource, scopeOf } from './types.ts';
 
 // The read use cases of every resource: list (page + exact total), item (first match) and
@@ -27,7 +27,7 @@ export interface OneResult {
   data: Row;
 }
 
-type PageQuery = Pick<ListQuery, 'filters' | 'search' | 'sort' | 'with'>;
+type PageQuery = Pick<ListQuery, 'filters' | 'search' | 'sort' | 'with'> & { relevance?: boolean };
 
 function baseContext(rctx: RequestContext): ReadContext {
   return { ...rctx, scope: scopeOf(rctx.caller), settings: null };
@@ -54,9 +54,9 @@ function pageOf(
       selection: selectionFor(resource, ctx, extra),
       jsonSelection: jsonSelectionFor(resource, ctx, extra),
       where: whereFor(resource, ctx, query),
-      order: orderFor(resource, query.sort),
+      order: orderFor(resource, query.sort, rankFor(resource, query)),
     }),
-    values: paramValues(ctx, query),
+    values: paramValues(ctx, query, resource),
     limit,
     offset,
   };
@@ -112,7 +112,7 @@ export async function listEntities(
     rowsAs,
   );
   const ctx: ReadContext = { ...base, settings: rctx.settingsSource.fromStored(read.settings) };
-  const version = read.versions[versionName(resource)] ?? '0';
+  const version = versionOf(resource, query, read.versions);
   let total = key ? cachedTotal(rctx.db, key, version) : undefined;
   if (total === undefined) {
     total = await countRows(rctx.db, resource, countOf(resource, ctx, query));
@@ -141,9 +141,9 @@ async function listWithoutState(ctx: ReadContext, resource: Resource, query: Lis
 
 function countOf(resource: Resource, ctx: ReadContext, query: ListQuery) {
   return {
-    shape: shapeKey(resource, ctx, { ...query, sort: [] }, []),
+    shape: shapeKey(resource, ctx, { ...query, sort: [], relevance: false }, []),
     where: () => whereFor(resource, ctx, query),
-    values: paramValues(ctx, query),
+    values: paramValues(ctx, query, resource),
   };
 }
 

@@ -1,19 +1,4 @@
-import {
-  and,
-  asc,
-  desc,
-  eq,
-  gt,
-  gte,
-  ilike,
-  isNull,
-  lt,
-  lte,
-  or,
-  type Placeholder,
-  type SQL,
-  sql,
-} from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Filter, SortTerm } from './list-query.ts';
 import { canRead, type FieldInfo, type ReadContext, type Resource } from './types.ts';
@@ -78,24 +63,39 @@ export function jsonSelectionFor(
   );
 }
 
-function filterSql(filter: Filter, value: Placeholder): SQL | undefined {
-  const column = filter.field.column!;
-  if (filter.op === 'null') return isNull(column);
+/** What a filter compares: the column, or a computed field's expression (stockStatus). */
+function filterTarget(filter: Filter, ctx: ReadContext): SQL | PgColumn {
+  return filter.field.column ?? filter.field.expr!(ctx);
+}
+
+function filterSql(filter: Filter, i: number, ctx: ReadContext): SQL | undefined {
+  const value = sql.placeholder(`f${i}`);
+  const { where } = filter.field;
+  if (where && (filter.op === 'eq' || filter.op === 'in')) {
+    return where(ctx, filter.op, sql`${value}`, sql`${sql.placeholder(`f${i}a`)}`);
+  }
+  const target = filterTarget(filter, ctx);
+  if (filter.op === 'null') return sql`${target} is null`;
   switch (filter.op) {
     case 'eq':
-      return eq(column, value);
+      return sql`${target} = ${value}`;
     case 'in':
       // One placeholder for the whole list: the statement's shape does not depend on its length.
-      return sql`${column} = any(${value})`;
+      return sql`${target} = any(${value})`;
     case 'gte':
-      return gte(column, value);
+      return sql`${target} >= ${value}`;
     case 'lte':
-      return lte(column, value);
+      return sql`${target} <= ${value}`;
     case 'gt':
-      return gt(column, value);
+      return sql`${target} > ${value}`;
     case 'lt':
-      return lt(column, value);
+      return sql`${target} < ${value}`;
   }
+}
+
+/** Each filter's condition, in the order of `query.filters` (facets leave their own one out). */
+export function filterConditions(ctx: ReadContext, query: Query): (SQL | undefined)[] {
+  return query.filters.map((filter, i) => filterSql(filter, i, ctx));
 }
 
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
@@ -103,7 +103,15 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-function searchSql(resource: Resource, ctx: ReadContext): SQL | undefined {
+/** The condition of q: the resource's own search, or ILIKE over the searchable fields the caller reads. */
+export function searchCondition(
+  resource: Resource,
+  ctx: ReadContext,
+  search: string | null,
+): SQL | undefined {
+  if (search === null) return undefined;
+  const own = resource.def.search;
+  if (own) return own.where(own.parse(search).shape);
   const pattern = sql.placeholder('q');
   const columns = resource.fields.filter((f) => f.search && f.column && canRead(ctx.scope, f.read));
   return or(...columns.map((f) => ilike(f.column!, pattern)));
@@ -130,27 +138,32 @@ export function visibility(resource: Resource, ctx: ReadContext, inline = false)
 }
 
 export function whereFor(resource: Resource, ctx: ReadContext, query: Query): SQL | undefined {
-  const parts: (SQL | undefined)[] = visibility(resource, ctx);
-  query.filters.forEach((filter, i) => {
-    parts.push(filterSql(filter, sql.placeholder(`f${i}`)));
-  });
-  if (query.search) parts.push(searchSql(resource, ctx));
-  return and(...parts);
+  return and(
+    ...visibility(resource, ctx),
+    ...filterConditions(ctx, query),
+    searchCondition(resource, ctx, query.search),
+  );
 }
 
 /** The placeholder values of a request: what whereFor's statement is executed with. */
-export function paramValues(ctx: ReadContext, query: Query): Record<string, unknown> {
+export function paramValues(ctx: ReadContext, query: Query, resource: Resource): Record<string, unknown> {
   const values: Record<string, unknown> = { customerId: customerParam(ctx) };
   query.filters.forEach((filter, i) => {
     values[`f${i}`] = filter.value;
+    if (filter.arg !== undefined) values[`f${i}a`] = filter.arg;
   });
-  if (query.search) values.q = likePattern(query.search);
+  if (query.search) {
+    const own = resource.def.search;
+    if (own) Object.assign(values, own.parse(query.search).values);
+    else values.q = likePattern(query.search);
+  }
   return values;
 }
 
 /** The requested order with id as the final tie-breaker, in the last term's direction (index-friendly). */
-export function orderFor(resource: Resource, sort: readonly SortTerm[]): SQL[] {
+export function orderFor(resource: Resource, sort: readonly SortTerm[], rank?: SQL): SQL[] {
   const order = sort.map((t) => (t.desc ? desc(t.field.column!) : asc(t.field.column!)));
+  if (rank) order.unshift(sql`${rank} desc`);
   if (!sort.some((t) => t.field.column === resource.idColumn)) {
     const last = sort[sort.length - 1];
     order.push(last?.desc ? desc(resource.idColumn) : asc(resource.idColumn));
@@ -158,15 +171,30 @@ export function orderFor(resource: Resource, sort: readonly SortTerm[]): SQL[] {
   return order;
 }
 
+/** The relevance order of a query, when it asks for one (see ListQuery.relevance). */
+export function rankFor(resource: Resource, query: Query & { relevance?: boolean }): SQL | undefined {
+  const own = resource.def.search;
+  if (!own || !query.relevance || query.search === null) return undefined;
+  return own.rank(own.parse(query.search).shape);
+}
+
+/** What part of a statement's text q decides: the resource's search shape, or one ILIKE. */
+export function searchShape(resource: Resource, search: string | null): string {
+  if (search === null) return '';
+  return resource.def.search ? `q:${resource.def.search.parse(search).shape}` : 'q';
+}
+
 /** A statement shape's cache key: everything that changes the SQL text, nothing that only changes values. */
 export function shapeKey(
   resource: Resource,
   ctx: ReadContext,
-  query: Query & { sort: readonly SortTerm[] },
+  query: Query & { sort: readonly SortTerm[]; relevance?: boolean },
   extra: readonly FieldInfo[],
 ): string {
   const filters = query.filters.map((f) => `${f.field.name}${f.op}`).join(',');
   const sort = query.sort.map((t) => `${t.desc ? '-' : ''}${t.field.name}`).join(',');
   const keys = extra.map((f) => f.name).join(',');
-  return `${resource.name}|${ctx.scope}|${ctx.caller.kind}|${filters}|${query.search ? 'q' : ''}|${sort}|${keys}`;
+  const search = searchShape(resource, query.search);
+  const rank = query.relevance && resource.def.search ? 'rank,' : '';
+  return `${resource.name}|${ctx.scope}|${ctx.caller.kind}|${filters}|${search}|${rank}${sort}|${keys}`;
 }

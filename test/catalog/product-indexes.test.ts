@@ -126,7 +126,7 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
         const parsed = parseListQuery(productResource, query, scope);
         const where = whereFor(productResource, ctx, parsed);
         const values = {
-          ...paramValues(ctx, parsed),
+          ...paramValues(ctx, parsed, productResource),
           limit: 15,
           offset: 0,
           page: 1,

@@ -1,7 +1,9 @@
+import { Type } from '@sinclair/typebox';
 import { eq } from 'drizzle-orm';
 import { defineResource, field, type Resource } from '../../resources/index.ts';
 import { Role } from '../../http/roles.ts';
 import { categories } from './catalog.tables.ts';
+import { ancestorsPath, CategoryPathItem } from './category-tree.ts';
 import { categoryHooks } from './category.service.ts';
 
 /** Categories form a tree through parentId (null: a root). */
@@ -29,6 +31,9 @@ export const categoryResource: Resource = defineResource({
     description: field.text(categories.description, { create: 'optional', maxLength: 20_000 }),
     position: field.int(categories.position, { create: 'optional', sort: true }),
     active: field.bool(categories.active, { create: 'optional', filter: 'eq' }),
+    path: field.computed(Type.Array(CategoryPathItem), ancestorsPath, {
+      description: 'The ancestors from the root, for breadcrumbs (the category itself not included)',
+    }),
     createdAt: field.timestamp(categories.createdAt, { read: 'backend', sort: true }),
     updatedAt: field.timestamp(categories.updatedAt, { read: 'backend' }),
   },

@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import { and, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { runJson } from '../../db/statements.ts';
+import {
+  filterConditions,
+  paramValues,
+  searchCondition,
+  searchShape,
+  visibility,
+} from '../../resources/sql.ts';
+import { parseListQuery, type Filter } from '../../resources/list-query.ts';
+import { type ReadContext, type RequestContext, scopeOf } from '../../resources/index.ts';
+import { products } from './catalog.tables.ts';
+import { productResource } from './product.resource.ts';
+
+// Facet counts for the product list (CONTRACT §11 "Discovery", docs/catalog.md): one statement
+// takes the list's filters and q and answers every facet. The products that pass the caller's
+// visibility, q and the filters no facet owns are read once (a materialized CTE, through the
+// trigram index when q is given); each of them carries one flag per facet-owned filter, and every
+// facet counts the rows whose flags other than its own hold. So choosing a brand narrows the
+// categories, the price range and the stock count, but not the list of brands.
+
+/** Which facet a filter belongs to (its own filter does not narrow it), by field name. */
+const FACET_OF_FIELD: Record<string, Facet> = {
+  brand: 'brand',
+  categoryId: 'category',
+  price: 'price',
+  inStock: 'inStock',
+};
+
+type Facet = 'brand' | 'category' | 'price' | 'inStock';
+const FACETS: readonly Facet[] = ['brand', 'category', 'price', 'inStock'];
+
+/** At most this many values per facet list (the most frequent first). */
+export const MAX_FACET_VALUES = 100;
+
+export interface Facets {
+  brand: { value: string; count: number }[];
+  category: { id: number; name: string; count: number }[];
+  price: { min: number | null; max: number | null };
+  inStock: { count: number };
+  options: Record<string, { value: string; count: number }[]>;
+}
+
+function flag(conditions: (SQL | undefined)[]): SQL {
+  const present = conditions.filter((c): c is SQL => c !== undefined);
+  return present.length ? sql`(${and(...present)})` : sql`true`;
+}
+
+/** The rows whose flags hold, for every facet but `own`. */
+function othersHold(own: Facet): SQL {
+  const others = FACETS.filter((f) => f !== own).map((f) => sql.raw(`m.f_${f.toLowerCase()}`));
+  return sql.join(others, sql` and `);
+}
+
+function facetsQuery(db: Db, ctx: ReadContext, filters: readonly Filter[], search: string | null) {
+  const conditions = filterConditions(ctx, { filters, search });
+  const owned = new Map<Facet, SQL[]>(FACETS.map((f) => [f, []]));
+  const shared: (SQL | undefined)[] = [];
+  filters.forEach((filter, i) => {
+    const facet = FACET_OF_FIELD[filter.field.name];
+    if (facet && conditions[i]) owned.get(facet)!.push(conditions[i]!);
+    else shared.push(conditions[i]);
+  });
+  const where = and(
+    ...visibility(productResource, ctx),
+    ...shared,
+    searchCondition(productResource, ctx, search),
+  );
+  const inStock = sql`${products.inStock}`;
+  const matched = sql`select ${products.id} as id, ${products.brand} as brand, ${products.categoryId} as category_id,
+      ${products.price} as price, ${inStock} as in_stock,
+      ${sql.join(
+        FACETS.map((f) => sql`${flag(owned.get(f)!)} as ${sql.raw(`f_${f.toLowerCase()}`)}`),
+        sql`, `,
+      )}
+    from ${products} where ${where ?? sql`true`}`;
+  const limit = sql.raw(String(MAX_FACET_VALUES));
+  const facets = sql`with m as materialized (${matched})
+    select json_build_object(
+      'brand', (select coalesce(json_agg(json_build_object('value', b.brand, 'count', b.n) order by b.n desc, b.brand), '[]'::json)
+        from (select m.brand, count(*) as n from m where m.brand is not null and ${othersHold('brand')}
+              group by m.brand order by n desc, m.brand limit ${limit}) b),
+      'category', (select coalesce(json_agg(json_build_object('id', c.id, 'name', c.name, 'count', k.n) order by k.n desc, c.name, c.id), '[]'::json)
+        from (select m.category_id, count(*) as n from m where m.category_id is not null and ${othersHold('category')}
+              group by m.category_id order by n desc, m.category_id limit ${limit}) k
+        join category c on c.id = k.category_id and ${ctx.scope === 'backend' ? sql`true` : sql`c.active`}),
+      'price', (select json_build_object('min', round(min(m.price)::numeric / 100, 2), 'max', round(max(m.price)::numeric / 100, 2))
+        from m where ${othersHold('price')}),
+      'inStock', json_build_object('count', (select count(*) from m where m.in_stock and ${othersHold('inStock')})),
+      'options', '{}'::json
+    ) as facets`;
+  return db.select({ facets: sql<Facets>`facets` }).from(sql`(${facets}) as f`);
+}
+
+/** The shape of a facets statement: which filters, which search shape, which scope. */
+function shapeOf(ctx: ReadContext, filters: readonly Filter[], search: string | null): string {
+  const parts = filters.map((f) => `${f.field.name}${f.op}`).join(',');
+  const text = `facets|${ctx.scope}|${parts}|${searchShape(productResource, search)}`;
+  return `facets_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+}
+
+/** The facets of the product list the query string describes, as the caller may see it. */
+export async function productFacets(rctx: RequestContext, raw: Record<string, unknown>): Promise<Facets> {
+  const ctx: ReadContext = { ...rctx, scope: scopeOf(rctx.caller), settings: null };
+  const query = parseListQuery(productResource, raw, ctx.scope);
+  const values = paramValues(ctx, query, productResource);
+  const [row] = await runJson<{ facets: Facets }>(
+    rctx.db,
+    shapeOf(ctx, query.filters, query.search),
+    (db) => facetsQuery(db, ctx, query.filters, query.search) as never,
+    ['facets'],
+    values,
+  );
+  return row.facets;
+}

@@ -1,0 +1,24 @@
+import { sql } from 'drizzle-orm';
+import { filterParam, parseBoolean, type FilterWhere } from '../../resources/index.ts';
+import { categories, products } from './catalog.tables.ts';
+import { subtreeIds } from './category-tree.ts';
+
+// The product list's filters beyond `column = value` (CONTRACT §11 "Discovery"); declared on the
+// product resource, so the query schema, the statement shapes and the cached totals follow.
+
+/** categoryId=N: products of N and of every category below it. */
+export const inCategorySubtree: FilterWhere = (_ctx, op, value) =>
+  sql`${products.categoryId} = any(${subtreeIds(op, value)})`;
+
+/** Cached totals filtered by category follow the category table's version (a moved subtree). */
+export const categoryFilter = { where: inCategorySubtree, dependsOn: [categories] };
+
+/** onSale=true: a reference price (the lowest of the 30 days before, docs/resources.md) above the price. */
+export const onSaleParam = filterParam({
+  description: 'true: the price is below its reference price (on sale); false: it is not',
+  parse: parseBoolean,
+  where: (_ctx, op, value) => {
+    const onSale = sql`coalesce(${products.referencePrice} > ${products.price}, false)`;
+    return op === 'eq' ? sql`${onSale} = ${value}` : sql`${onSale} = any(${value})`;
+  },
+});

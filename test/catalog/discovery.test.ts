@@ -1,0 +1,226 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { body, startTestApp, type TestApp } from '../helpers/app.ts';
+import { adminHeaders, createCategory, createProduct, unique } from '../helpers/catalog-factories.ts';
+
+// Catalog discovery through HTTP (CONTRACT §11 "Categories" and "Discovery"): the category
+// subtree filter and breadcrumbs, the stock and sale filters, search (every word, any order,
+// case, accents, one typo, relevance) and the facet counts.
+
+type Json = Record<string, unknown>;
+type Product = Json & { id: number; name: string };
+
+describe('catalog discovery', () => {
+  let t: TestApp;
+  let admin: Record<string, string>;
+
+  before(async () => {
+    t = await startTestApp();
+    admin = await adminHeaders(t.app);
+  });
+  after(async () => t?.close());
+
+  async function get(url: string, headers: Record<string, string> = {}) {
+    const res = await t.app.inject({ method: 'GET', url, headers });
+    assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
+    return body<{ data: unknown; pagination?: { total: number } }>(res);
+  }
+
+  async function names(url: string, headers: Record<string, string> = {}): Promise<string[]> {
+    return ((await get(url, headers)).data as Product[]).map((p) => p.name);
+  }
+
+  async function patch(path: string, payload: Json) {
+    const res = await t.app.inject({ method: 'PATCH', url: path, headers: admin, payload });
+    assert.equal(res.statusCode, 200, res.body);
+  }
+
+  test('when filtering by a parent category, then products of every category below it match; categories answer their path', async () => {
+    const root = await createCategory(t.app, { name: 'Coffee' });
+    const beans = await createCategory(t.app, { name: 'Beans', parentId: root.id });
+    const arabica = await createCategory(t.app, { name: 'Arabica', parentId: beans.id });
+    const other = await createCategory(t.app);
+    const brand = unique('Tree');
+    await createProduct(t.app, { name: 'In root', categoryId: root.id, brand });
+    await createProduct(t.app, { name: 'In beans', categoryId: beans.id, brand });
+    await createProduct(t.app, { name: 'In arabica', categoryId: arabica.id, brand });
+    await createProduct(t.app, { name: 'Elsewhere', categoryId: other.id, brand });
+
+    const url = (id: unknown) => `/rest/product/product?brand=${brand}&categoryId=${id}&sort=name`;
+    assert.deepEqual(await names(url(root.id)), ['In arabica', 'In beans', 'In root']);
+    assert.deepEqual(await names(url(beans.id)), ['In arabica', 'In beans']);
+    assert.deepEqual(await names(url(arabica.id)), ['In arabica']);
+    assert.deepEqual(await names(url(`${arabica.id},${other.id}`)), ['Elsewhere', 'In arabica']);
+
+    const shown = (await get(`/rest/product/category/${arabica.id}`)).data as Json;
+    assert.deepEqual(shown.path, [
+      { id: root.id, name: 'Coffee', slug: root.slug },
+      { id: beans.id, name: 'Beans', slug: beans.slug },
+    ]);
+    const listed = (await get(`/rest/product/category?parentId=${beans.id}`)).data as Json[];
+    assert.deepEqual(
+      listed.map((c) => c.path),
+      [
+        [
+          { id: root.id, name: 'Coffee', slug: root.slug },
+          { id: beans.id, name: 'Beans', slug: beans.slug },
+        ],
+      ],
+    );
+    assert.deepEqual(((await get(`/rest/product/category/${root.id}`)).data as Json).path, []);
+  });
+
+  test('when a subtree moves under another category, then the parent filter and its total follow at once', async () => {
+    const a = await createCategory(t.app);
+    const b = await createCategory(t.app);
+    const child = await createCategory(t.app, { parentId: a.id });
+    const brand = unique('Move');
+    await createProduct(t.app, { categoryId: child.id, brand });
+    const total = async (id: unknown) =>
+      (await get(`/rest/product/product?brand=${brand}&categoryId=${id}`)).pagination!.total;
+    assert.equal(await total(a.id), 1);
+    assert.equal(await total(b.id), 0);
+    await patch(`/rest/product/category/${child.id}`, { parentId: b.id });
+    assert.equal(await total(a.id), 0);
+    assert.equal(await total(b.id), 1);
+  });
+
+  test('when filtering by stockStatus, inStock and onSale, then only those products; a wrong value is 400', async () => {
+    const brand = unique('Stock');
+    await createProduct(t.app, { name: 'Empty', brand, stockQty: 0 });
+    await createProduct(t.app, { name: 'Few', brand, stockQty: 2 });
+    await createProduct(t.app, { name: 'Plenty', brand, stockQty: 50, price: 20 });
+    const base = `/rest/product/product?brand=${brand}&sort=name`;
+    assert.deepEqual(await names(`${base}&stockStatus=out_of_stock`), ['Empty']);
+    assert.deepEqual(await names(`${base}&stockStatus=low_stock,out_of_stock`), ['Empty', 'Few']);
+    assert.deepEqual(await names(`${base}&inStock=true`), ['Few', 'Plenty']);
+    assert.deepEqual(await names(`${base}&inStock=false`), ['Empty']);
+    assert.equal((await get(`${base}&stockStatus=out_of_stock`)).pagination!.total, 1);
+
+    const plenty = ((await get(`${base}&stockStatus=in_stock`)).data as Product[])[0];
+    assert.deepEqual(await names(`${base}&onSale=true`), []);
+    await patch(`/rest/product/product/${plenty.id}`, { price: 15 });
+    assert.deepEqual(await names(`${base}&onSale=true`), ['Plenty']);
+    assert.deepEqual(await names(`${base}&onSale=false`), ['Empty', 'Few']);
+
+    for (const bad of ['stockStatus=gone', 'inStock=maybe', 'onSale=yes']) {
+      const res = await t.app.inject({ method: 'GET', url: `${base}&${bad}` });
+      assert.equal(res.statusCode, 400, bad);
+      assert.equal(res.json().error.code, 'VALIDATION_FAILED');
+    }
+  });
+
+  test('when searching, then every word matches in any order, ignoring case and accents (Greek too), one typo tolerated', async () => {
+    const brand = unique('Search');
+    await createProduct(t.app, { name: 'Lavazza Espresso Crema', brand });
+    await createProduct(t.app, { name: 'Ελληνικός Καφές', brand, description: 'Παραδοσιακός' });
+    await createProduct(t.app, { name: 'Crème brûlée cup', brand });
+    await createProduct(t.app, { name: 'Plain mug', brand, description: 'for espresso lovers' });
+    const search = (q: string) =>
+      names(`/rest/product/product?brand=${brand}&q=${encodeURIComponent(q)}&sort=name`);
+    assert.deepEqual(await search('espresso lavazza'), ['Lavazza Espresso Crema']);
+    assert.deepEqual(await search('LAVAZZA espresso'), ['Lavazza Espresso Crema']);
+    assert.deepEqual(await search('καφες'), ['Ελληνικός Καφές']);
+    assert.deepEqual(await search('ΚΑΦΈΣ ελληνικοσ'), ['Ελληνικός Καφές']);
+    assert.deepEqual(await search('creme brulee'), ['Crème brûlée cup']);
+    assert.deepEqual(await search('lavaza'), ['Lavazza Espresso Crema']);
+    assert.deepEqual(await search('espreso lavazza'), ['Lavazza Espresso Crema']);
+    assert.deepEqual(await search('espresso'), ['Lavazza Espresso Crema', 'Plain mug']);
+    assert.deepEqual(await search('espresso teapot'), []);
+    assert.deepEqual(await search('mgu'), [], 'a word under five letters must match as written');
+    assert.deepEqual(await search('100%'), []);
+  });
+
+  test('when searching without sort, then the best match comes first; sort=relevance says so, another sort wins', async () => {
+    const brand = unique('Rank');
+    await createProduct(t.app, { name: 'Grinder', brand, price: 30, description: 'for espresso beans' });
+    await createProduct(t.app, { name: 'Espresso beans', brand, price: 10 });
+    await createProduct(t.app, { name: 'Espresso', brand, price: 20 });
+    const base = `/rest/product/product?brand=${brand}&q=espresso`;
+    const ranked = await names(base);
+    assert.equal(ranked[2], 'Grinder', `name matches before description matches: ${ranked}`);
+    assert.deepEqual(await names(`${base}&sort=relevance`), ranked);
+    assert.deepEqual(await names(`${base}&sort=-price`), ['Grinder', 'Espresso', 'Espresso beans']);
+    const item = (await get(`/rest/product/product/item?brand=${brand}&q=espresso`)).data as Product;
+    assert.equal(item.name, ranked[0]);
+  });
+
+  test('when asking for facets, then counts per brand, category, price and stock, each ignoring only its own filter', async () => {
+    const tag = unique('facet');
+    const cat = await createCategory(t.app);
+    const sub = await createCategory(t.app, { parentId: cat.id });
+    const brandA = `${tag}-A`;
+    const brandB = `${tag}-B`;
+    await createProduct(t.app, {
+      name: `${tag} one`,
+      brand: brandA,
+      categoryId: cat.id,
+      price: 10,
+      stockQty: 3,
+    });
+    await createProduct(t.app, {
+      name: `${tag} two`,
+      brand: brandA,
+      categoryId: sub.id,
+      price: 25.5,
+      stockQty: 0,
+    });
+    await createProduct(t.app, {
+      name: `${tag} three`,
+      brand: brandB,
+      categoryId: sub.id,
+      price: 40,
+      stockQty: 9,
+    });
+    await createProduct(t.app, {
+      name: `${tag} hidden`,
+      brand: brandB,
+      categoryId: sub.id,
+      price: 99,
+      active: false,
+    });
+
+    const facets = async (query: string, headers: Record<string, string> = {}) =>
+      (await get(`/rest/product/product/facets?q=${tag}${query}`, headers)).data as Json;
+
+    const all = await facets('');
+    assert.deepEqual(all.brand, [
+      { value: brandA, count: 2 },
+      { value: brandB, count: 1 },
+    ]);
+    assert.deepEqual(all.category, [
+      { id: sub.id, name: sub.name, count: 2 },
+      { id: cat.id, name: cat.name, count: 1 },
+    ]);
+    assert.deepEqual(all.price, { min: 10, max: 40 });
+    assert.deepEqual(all.inStock, { count: 2 });
+    assert.deepEqual(all.options, {});
+
+    const chosen = await facets(`&brand=${brandA}`);
+    assert.deepEqual(chosen.brand, all.brand, 'choosing a brand keeps the other brands');
+    assert.deepEqual(chosen.category, [
+      { id: cat.id, name: cat.name, count: 1 },
+      { id: sub.id, name: sub.name, count: 1 },
+    ]);
+    assert.deepEqual(chosen.price, { min: 10, max: 25.5 });
+    assert.deepEqual(chosen.inStock, { count: 1 });
+
+    const inStock = await facets(`&inStock=true&categoryId=${sub.id}`);
+    assert.deepEqual(inStock.brand, [{ value: brandB, count: 1 }]);
+    assert.deepEqual(inStock.inStock, { count: 1 }, 'the stock count ignores inStock itself');
+    assert.deepEqual(inStock.price, { min: 40, max: 40 });
+
+    const backOffice = await facets('', admin);
+    assert.deepEqual(backOffice.brand, [
+      { value: brandA, count: 2 },
+      { value: brandB, count: 2 },
+    ]);
+    assert.deepEqual(backOffice.price, { min: 10, max: 99 });
+
+    const none = await facets('&brand=nobody');
+    assert.deepEqual(none.price, { min: null, max: null });
+    assert.deepEqual(none.inStock, { count: 0 });
+    const bad = await t.app.inject({ method: 'GET', url: '/rest/product/product/facets?inStock=perhaps' });
+    assert.equal(bad.statusCode, 400);
+  });
+});

@@ -223,4 +223,55 @@ describe('catalog discovery', () => {
     const bad = await t.app.inject({ method: 'GET', url: '/rest/product/product/facets?inStock=perhaps' });
     assert.equal(bad.statusCode, 400);
   });
+  test('when filtering by option.<Name>, then products with an active variant of those values; the options facet counts the others', async () => {
+    const tag = unique('opt');
+    const shirt = (name: string, variants: { Size: string; Colour: string; active?: boolean }[]) =>
+      createProduct(t.app, {
+        name: `${tag} ${name}`,
+        options: [
+          { name: 'Size', values: ['S', 'M', 'L'] },
+          { name: 'Colour', values: ['Red', 'Blue'] },
+        ],
+        variants: variants.map(({ active, ...options }, i) => ({
+          sku: unique(`${tag}-${name}-${i}`),
+          options,
+          stockQty: 3,
+          ...(active === false ? { active: false } : {}),
+        })),
+        stockQty: undefined,
+      });
+    await shirt('Alpha', [
+      { Size: 'S', Colour: 'Red' },
+      { Size: 'M', Colour: 'Red' },
+    ]);
+    await shirt('Beta', [
+      { Size: 'M', Colour: 'Blue' },
+      { Size: 'L', Colour: 'Blue', active: false },
+    ]);
+    await shirt('Gamma', [{ Size: 'L', Colour: 'Red' }]);
+    const base = `/rest/product/product?q=${tag}&sort=name`;
+    assert.deepEqual(await names(`${base}&option.Size=M`), [`${tag} Alpha`, `${tag} Beta`]);
+    assert.deepEqual(
+      await names(`${base}&option.Size=L`),
+      [`${tag} Gamma`],
+      'inactive variants do not count',
+    );
+    assert.deepEqual(await names(`${base}&option.Size=S,L`), [`${tag} Alpha`, `${tag} Gamma`]);
+    assert.deepEqual(await names(`${base}&option.Size=M&option.Colour=Red`), [`${tag} Alpha`]);
+    assert.equal((await get(`${base}&option.Colour=Blue`)).pagination!.total, 1);
+
+    const facets = (await get(`/rest/product/product/facets?q=${tag}&option.Size=M`)).data as Json;
+    assert.deepEqual(facets.options, {
+      Colour: [
+        { value: 'Blue', count: 1 },
+        { value: 'Red', count: 1 },
+      ],
+      Size: [
+        { value: 'M', count: 2 },
+        { value: 'L', count: 1 },
+        { value: 'S', count: 1 },
+      ],
+    });
+    assert.deepEqual(facets.inStock, { count: 2 });
+  });
 });

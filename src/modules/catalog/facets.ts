@@ -11,7 +11,7 @@ import {
 } from '../../resources/sql.ts';
 import { parseListQuery, type Filter } from '../../resources/list-query.ts';
 import { type ReadContext, type RequestContext, scopeOf } from '../../resources/index.ts';
-import { products } from './catalog.tables.ts';
+import { products, productVariants } from './catalog.tables.ts';
 import { productResource } from './product.resource.ts';
 
 // Facet counts for the product list (CONTRACT §11 "Discovery", docs/catalog.md): one statement
@@ -48,48 +48,75 @@ function flag(conditions: (SQL | undefined)[]): SQL {
   return present.length ? sql`(${and(...present)})` : sql`true`;
 }
 
-/** The rows whose flags hold, for every facet but `own`. */
-function othersHold(own: Facet): SQL {
-  const others = FACETS.filter((f) => f !== own).map((f) => sql.raw(`m.f_${f.toLowerCase()}`));
-  return sql.join(others, sql` and `);
+/** The flag columns of the matched rows: one per facet, one per option filter (`f_opt<i>`). */
+interface Flags {
+  facets: Map<Facet, SQL[]>;
+  /** Option filters by index in the query: their flag is `f_opt<i>`, their name the placeholder `f<i>a`. */
+  options: number[];
+}
+
+/** The rows whose flags hold, for every facet but `own` (options: every option flag). */
+function othersHold(flags: Flags, own: Facet | null): SQL {
+  const facets = FACETS.filter((f) => f !== own).map((f) => sql.raw(`m.f_${f.toLowerCase()}`));
+  const options = own === null ? [] : flags.options.map((i) => sql.raw(`m.f_opt${i}`));
+  return sql.join([...facets, ...options, sql`true`], sql` and `);
+}
+
+/** For the options facet of the option a row names: every option flag except that option's own. */
+function otherOptionsHold(flags: Flags): SQL {
+  const parts = flags.options.map(
+    (i) => sql`(${sql.raw(`m.f_opt${i}`)} or kv.key = ${sql.placeholder(`f${i}a`)}::text)`,
+  );
+  return sql.join([...parts, sql`true`], sql` and `);
 }
 
 function facetsQuery(db: Db, ctx: ReadContext, filters: readonly Filter[], search: string | null) {
   const conditions = filterConditions(ctx, { filters, search });
-  const owned = new Map<Facet, SQL[]>(FACETS.map((f) => [f, []]));
+  const flags: Flags = { facets: new Map(FACETS.map((f) => [f, []])), options: [] };
+  const optionFlags: SQL[] = [];
   const shared: (SQL | undefined)[] = [];
   filters.forEach((filter, i) => {
     const facet = FACET_OF_FIELD[filter.field.name];
-    if (facet && conditions[i]) owned.get(facet)!.push(conditions[i]!);
-    else shared.push(conditions[i]);
+    if (facet && conditions[i]) flags.facets.get(facet)!.push(conditions[i]!);
+    else if (filter.arg !== undefined && conditions[i]) {
+      flags.options.push(i);
+      optionFlags.push(sql`${conditions[i]} as ${sql.raw(`f_opt${i}`)}`);
+    } else shared.push(conditions[i]);
   });
   const where = and(
     ...visibility(productResource, ctx),
     ...shared,
     searchCondition(productResource, ctx, search),
   );
-  const inStock = sql`${products.inStock}`;
+  const columns = [
+    ...FACETS.map((f) => sql`${flag(flags.facets.get(f)!)} as ${sql.raw(`f_${f.toLowerCase()}`)}`),
+    ...optionFlags,
+  ];
   const matched = sql`select ${products.id} as id, ${products.brand} as brand, ${products.categoryId} as category_id,
-      ${products.price} as price, ${inStock} as in_stock,
-      ${sql.join(
-        FACETS.map((f) => sql`${flag(owned.get(f)!)} as ${sql.raw(`f_${f.toLowerCase()}`)}`),
-        sql`, `,
-      )}
+      ${products.price} as price, ${products.inStock} as in_stock, ${sql.join(columns, sql`, `)}
     from ${products} where ${where ?? sql`true`}`;
   const limit = sql.raw(String(MAX_FACET_VALUES));
+  const activeCategory = ctx.scope === 'backend' ? sql`true` : sql`c.active`;
   const facets = sql`with m as materialized (${matched})
     select json_build_object(
       'brand', (select coalesce(json_agg(json_build_object('value', b.brand, 'count', b.n) order by b.n desc, b.brand), '[]'::json)
-        from (select m.brand, count(*) as n from m where m.brand is not null and ${othersHold('brand')}
+        from (select m.brand, count(*) as n from m where m.brand is not null and ${othersHold(flags, 'brand')}
               group by m.brand order by n desc, m.brand limit ${limit}) b),
       'category', (select coalesce(json_agg(json_build_object('id', c.id, 'name', c.name, 'count', k.n) order by k.n desc, c.name, c.id), '[]'::json)
-        from (select m.category_id, count(*) as n from m where m.category_id is not null and ${othersHold('category')}
+        from (select m.category_id, count(*) as n from m where m.category_id is not null and ${othersHold(flags, 'category')}
               group by m.category_id order by n desc, m.category_id limit ${limit}) k
-        join category c on c.id = k.category_id and ${ctx.scope === 'backend' ? sql`true` : sql`c.active`}),
+        join category c on c.id = k.category_id and ${activeCategory}),
       'price', (select json_build_object('min', round(min(m.price)::numeric / 100, 2), 'max', round(max(m.price)::numeric / 100, 2))
-        from m where ${othersHold('price')}),
-      'inStock', json_build_object('count', (select count(*) from m where m.in_stock and ${othersHold('inStock')})),
-      'options', '{}'::json
+        from m where ${othersHold(flags, 'price')}),
+      'inStock', json_build_object('count', (select count(*) from m where m.in_stock and ${othersHold(flags, 'inStock')})),
+      'options', (select coalesce(json_object_agg(o.name, o.vals order by o.name), '{}'::json) from (
+          select x.name, json_agg(json_build_object('value', x.value, 'count', x.n) order by x.n desc, x.value) as vals
+          from (select kv.key as name, kv.value, count(distinct m.id) as n
+                from m join ${productVariants} v on v.product_id = m.id and v.active
+                cross join jsonb_each_text(v.options) kv
+                where ${othersHold(flags, null)} and ${otherOptionsHold(flags)}
+                group by kv.key, kv.value) x
+          group by x.name) o)
     ) as facets`;
   return db.select({ facets: sql<Facets>`facets` }).from(sql`(${facets}) as f`);
 }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { filterParam, parseBoolean, type FilterWhere } from '../../resources/index.ts';
-import { categories, products } from './catalog.tables.ts';
+import { categories, products, productVariants } from './catalog.tables.ts';
 import { subtreeIds } from './category-tree.ts';
 
 // The product list's filters beyond `column = value` (CONTRACT §11 "Discovery"); declared on the
@@ -17,8 +17,27 @@ export const categoryFilter = { where: inCategorySubtree, dependsOn: [categories
 export const onSaleParam = filterParam({
   description: 'true: the price is below its reference price (on sale); false: it is not',
   parse: parseBoolean,
+  // Reference prices follow the variants' price history, not only product writes: always counted.
+  volatile: true,
   where: (_ctx, op, value) => {
     const onSale = sql`coalesce(${products.referencePrice} > ${products.price}, false)`;
     return op === 'eq' ? sql`${onSale} = ${value}` : sql`${onSale} = any(${value})`;
+  },
+});
+
+/**
+ * option.<Name>=a,b: products with an active variant whose option <Name> is one of the values
+ * (product_variant_product_idx per product).
+ */
+export const optionParam = filterParam({
+  description: 'option.<Name>=a,b: an active variant has one of these values of option <Name>',
+  prefixed: true,
+  parse: (text) => text,
+  // Variant writes do not bump the product's version: totals filtered by options are counted.
+  volatile: true,
+  where: (_ctx, op, value, arg) => {
+    const matches = op === 'eq' ? sql`= ${value}::text` : sql`= any(${value}::text[])`;
+    return sql`exists (select 1 from ${productVariants} v where v.product_id = ${products.id} and v.active
+      and v.options ->> ${arg}::text ${matches})`;
   },
 });

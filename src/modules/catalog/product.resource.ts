@@ -12,7 +12,7 @@ import {
 import { Role } from '../../http/roles.ts';
 import { products } from './catalog.tables.ts';
 import { categoryResource } from './category.resource.ts';
-import { categoryFilter, onSaleParam } from './product-filters.ts';
+import { categoryFilter, onSaleParam, optionParam } from './product-filters.ts';
 import { productSearch } from './product-search.ts';
 import { productHooks } from './product.service.ts';
 import { currencySql } from '../settings/settings.service.ts';
@@ -111,6 +111,7 @@ export const productResource: Resource = defineResource({
       filter: 'eq',
     }),
     onSale: onSaleParam,
+    option: optionParam,
     images: field.textArray(products.images, {
       create: 'optional',
       format: 'uri',

@@ -98,7 +98,31 @@ async function load(
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/** CPU time (user + system) a process has used so far, in ms; 0 once it is gone. */
+function cpuMsOf(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+const CLOCK_TICKS = 100;
+
+/** CPU time so far of the PostgreSQL backends connected to database `name` (a steady pool's). */
+async function backendCpuMs(name: string): Promise<number> {
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [name]);
+    return rows.reduce((sum, row) => sum + cpuMsOf(row.pid), 0);
+  } finally {
+    await admin.end();
+  }
+}
+
+async function createPgDatabase(): Promise<{ url: string; name: string; drop(): Promise<void> }> {
   const name = `shop_bench_${process.pid}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
@@ -109,6 +133,7 @@ async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> 
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
+    name,
     drop: async () => {
       const c = new pg.Client({ connectionString: PG_ADMIN_URL });
       await c.connect();
@@ -170,6 +195,10 @@ async function runEngine(engine: Engine, selected: Scenario[], rows: string[][])
           lastName: 'Mark',
         }),
       state: {},
+      cpuMs: async () => ({
+        server: cpuMsOf(app.child.pid),
+        database: pgDb ? await backendCpuMs(pgDb.name) : undefined,
+      }),
     };
     const seeds = new Set(selected.flatMap((s) => (s.seed ? [s.seed] : [])));
     if (seeds.size > 0) {

@@ -163,6 +163,7 @@ async function measureOrders(ctx: BenchContext): Promise<void> {
   const outcomes: Record<string, number> = {};
   const latencies: number[] = [];
   let next = 0;
+  const cpuBefore = await ctx.cpuMs();
   const started = Date.now();
   const worker = async (w: number) => {
     while (Date.now() < deadline && next < carts.length) {
@@ -176,7 +177,10 @@ async function measureOrders(ctx: BenchContext): Promise<void> {
   };
   await Promise.all(Array.from({ length: ORDER_WORKERS }, (_, w) => worker(w)));
   const seconds = (Date.now() - started) / 1000;
+  const cpuAfter = await ctx.cpuMs();
   const orders = outcomes[201] ?? 0;
+  const perOrder = (before: number | undefined, after: number | undefined) =>
+    before === undefined || after === undefined ? '-' : ((after - before) / Math.max(orders, 1)).toFixed(2);
   const rate = orders / seconds;
   latencies.sort((a, b) => a - b);
   const verdict = ctx.engine === 'postgres' ? (rate >= ORDERS_TARGET_PG ? 'ok' : 'BELOW') : '-';
@@ -185,7 +189,8 @@ async function measureOrders(ctx: BenchContext): Promise<void> {
     `place-order (${ctx.engine}, ${ORDER_WORKERS} workers, ${ORDER_PRODUCTS} products, ${ran}): ${orders} orders in ${seconds.toFixed(1)} s = ` +
       `${rate.toFixed(0)} orders/s (target on postgres ≥ ${ORDERS_TARGET_PG}: ${verdict}); ` +
       `p50/p99 ${percentile(latencies, 50).toFixed(1)}/${percentile(latencies, 99).toFixed(1)} ms; ` +
-      `statuses ${JSON.stringify(outcomes)}` +
+      `statuses ${JSON.stringify(outcomes)}; CPU per order: service ${perOrder(cpuBefore.server, cpuAfter.server)} ms, ` +
+      `database ${perOrder(cpuBefore.database, cpuAfter.database)} ms` +
       (deliveredSoFar ? `; webhook on order.placed: ${deliveredSoFar()} delivered by the end` : ''),
   );
   if (verdict === 'BELOW' || orders !== latencies.length) process.exitCode = 1;

@@ -11,6 +11,11 @@ export interface BenchContext {
   adminToken(): Promise<string>;
   /** The access token of a newly registered customer. */
   customerToken(): Promise<string>;
+  /**
+   * CPU time used so far by the service process and (PostgreSQL) by its database backends, in ms:
+   * on a shared machine, CPU per request compares two runs better than requests per second.
+   */
+  cpuMs(): Promise<{ server: number; database?: number }>;
   /** What setups leave for requests (tokens, ids). */
   state: Record<string, string>;
 }

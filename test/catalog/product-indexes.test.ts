@@ -1,14 +1,22 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { fillPlaceholders, sql } from 'drizzle-orm';
+import { eq, fillPlaceholders, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { PLAN_CACHE_MODE, queryRows } from '../../src/db/client.ts';
 import type { Caller } from '../../src/http/access.ts';
 import { categories } from '../../src/modules/catalog/catalog.tables.ts';
+import { facetsQuery } from '../../src/modules/catalog/facets.ts';
 import { productResource } from '../../src/modules/catalog/product.resource.ts';
 import { parseListQuery } from '../../src/resources/list-query.ts';
 import { countQuery, pageQuery, statePageQuery } from '../../src/resources/repo.ts';
-import { jsonSelectionFor, orderFor, paramValues, selectionFor, whereFor } from '../../src/resources/sql.ts';
+import {
+  jsonSelectionFor,
+  orderFor,
+  paramValues,
+  rankFor,
+  selectionFor,
+  whereFor,
+} from '../../src/resources/sql.ts';
 import type { ReadContext, Scope } from '../../src/resources/types.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { insertProducts } from '../helpers/catalog-factories.ts';
@@ -18,6 +26,29 @@ import { testEngine } from '../helpers/database.ts';
 // framework's own statements (not hand-written ones) are EXPLAINed after ANALYZE.
 
 const PRODUCTS = 10_000;
+/** Words of the product names, each in some 5 % of them, for the search plans. */
+const WORDS = [
+  'espresso',
+  'lavazza',
+  'grinder',
+  'kettle',
+  'teapot',
+  'filter',
+  'beans',
+  'crema',
+  'moka',
+  'cup',
+  'mug',
+  'scale',
+  'dripper',
+  'carafe',
+  'thermos',
+  'roaster',
+  'tamper',
+  'pitcher',
+  'saucer',
+  'spoon',
+];
 
 interface PlanNode {
   'Node Type': string;
@@ -44,10 +75,14 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
       .values(Array.from({ length: 50 }, (_, i) => ({ name: `Cat ${i}`, slug: `cat-${i}` })))
       .returning({ id: categories.id });
     categoryId = cats[17].id;
+    // A small subtree under category 17: 40 below it, 41 below 40.
+    await db.update(categories).set({ parentId: cats[17].id }).where(eq(categories.id, cats[40].id));
+    await db.update(categories).set({ parentId: cats[40].id }).where(eq(categories.id, cats[41].id));
     await insertProducts(db, PRODUCTS, (i) => ({
       sku: `IDX-${i}`,
       slug: `idx-${i}`,
-      name: `Product ${(i * 7919) % PRODUCTS}`,
+      name: `Product ${(i * 7919) % PRODUCTS} ${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]}`,
+      description: `A ${WORDS[(i * 13) % WORDS.length]} for every day`,
       price: (i * 7919) % 100_000,
       brand: `Brand ${i % 40}`,
       categoryId: cats[i % 50].id,
@@ -76,6 +111,14 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
    * (PLAN_CACHE_MODE), so the statement is PREPAREd and its generic plan EXPLAINed.
    */
   async function plan(text: string, params: unknown[]): Promise<PlanNode> {
+    if (process.env.SHOW_PLANS) {
+      const name = `show_${++prepared}`;
+      await client.query(`prepare ${name} as ${text}`);
+      const args = params.length ? `(${params.map(literal).join(', ')})` : '';
+      const res = await client.query(`explain execute ${name}${args}`);
+      console.log(res.rows.map((r) => r['QUERY PLAN']).join('\n'));
+      await client.query(`deallocate ${name}`);
+    }
     const name = `plan_${++prepared}`;
     await client.query(`set plan_cache_mode = ${PLAN_CACHE_MODE}`);
     await client.query(`prepare ${name} as ${text}`);
@@ -105,6 +148,13 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
     ['sort by name', { sort: 'name' }],
     ['sort by -createdAt', { sort: '-createdAt' }],
     ['category sorted by price', { categoryId: '', sort: 'price' }],
+    ['search, one word', { q: 'espresso' }],
+    ['search, a short word', { q: 'mug' }],
+    ['search, two words in any order', { q: 'lavazza espresso' }],
+    ['search with a typo', { q: 'espreso' }],
+    ['search, Greek and accents', { q: 'Καφές crème' }],
+    ['search sorted by price', { q: 'grinder', sort: '-price' }],
+    ['search in a category subtree', { q: 'kettle', categoryId: '' }],
   ];
 
   for (const [name, raw] of cases) {
@@ -135,7 +185,7 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
           selection: selectionFor(productResource, ctx),
           jsonSelection: jsonSelectionFor(productResource, ctx),
           where,
-          order: orderFor(productResource, parsed.sort),
+          order: orderFor(productResource, parsed.sort, rankFor(productResource, parsed)),
         };
         // Back-office pages are read as rows, storefront pages together with the settings as JSON.
         const page = pageQuery(t.database.db, productResource, parts).toSQL();
@@ -166,6 +216,39 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
             `count: ${count.sql}`,
           );
         }
+      });
+    }
+  }
+
+  const facetCases: [string, Record<string, unknown>][] = [
+    ['search', { q: 'espresso' }],
+    ['search and a brand', { q: 'espresso', brand: 'Brand 7' }],
+    ['search in a category subtree', { q: 'kettle', categoryId: '' }],
+    ['search, an option and stock', { q: 'lavazza crema', 'option.Size': 'M', inStock: 'true' }],
+  ];
+  for (const [name, raw] of facetCases) {
+    for (const scope of ['public', 'backend'] as Scope[]) {
+      test(`when counting facets of a ${name} (${scope}), then no sequential scan on product`, async () => {
+        const query = { ...raw };
+        if ('categoryId' in query) query.categoryId = String(categoryId);
+        const caller: Caller =
+          scope === 'public' ? { kind: 'guest' } : { kind: 'admin', sub: 'x', roles: [1] };
+        const ctx: ReadContext = {
+          db: t.database.db,
+          config: t.config,
+          caller,
+          scope,
+          settings: null,
+          settingsSource: t.app.settingsSource,
+        };
+        const parsed = parseListQuery(productResource, query, scope);
+        const statement = facetsQuery(t.database.db, ctx, parsed.filters, parsed.search).toSQL();
+        const values = paramValues(ctx, parsed, productResource);
+        assert.deepEqual(
+          seqScans(await plan(statement.sql, fillPlaceholders(statement.params, values))),
+          [],
+          statement.sql,
+        );
       });
     }
   }

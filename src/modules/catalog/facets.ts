@@ -70,7 +70,8 @@ function otherOptionsHold(flags: Flags): SQL {
   return sql.join([...parts, sql`true`], sql` and `);
 }
 
-function facetsQuery(db: Db, ctx: ReadContext, filters: readonly Filter[], search: string | null) {
+/** The facets statement of a query, unexecuted (the plan test EXPLAINs it through `.toSQL()`). */
+export function facetsQuery(db: Db, ctx: ReadContext, filters: readonly Filter[], search: string | null) {
   const conditions = filterConditions(ctx, { filters, search });
   const flags: Flags = { facets: new Map(FACETS.map((f) => [f, []])), options: [] };
   const optionFlags: SQL[] = [];

@@ -1645,8 +1645,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Add units of a product (to its line)
-         * @description Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         * Add units of a variant (to its line)
+         * @description Takes variantId, or productId for a product with one variant (422 VARIANT_REQUIRED for one with several). A line beyond the stock on hand is 409 OUT_OF_STOCK with details naming the variant and availableQty.
+         *
+         *     Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
          */
         post: operations["addCartItem"];
         delete?: never;
@@ -1655,7 +1657,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/rest/cart/items/{productId}": {
+    "/rest/cart/items/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1674,7 +1676,9 @@ export interface paths {
         head?: never;
         /**
          * Set a line's quantity (0 removes it)
-         * @description Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         * @description The line is named by its variant id (for a product with one variant, the product id is the same). Raising it beyond the stock on hand is 409 OUT_OF_STOCK.
+         *
+         *     Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
          */
         patch: operations["setCartItemQuantity"];
         trace?: never;
@@ -2117,6 +2121,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rest/report/sales": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sales per day, week or month: gross, net, VAT per rate, discounts, shipping, points, refunds
+         * @description Needs an admin token holding role 3 or 7 (Superuser passes).
+         *
+         *     Needs an admin token holding role 3 or 7 (Superuser passes).
+         */
+        get: operations["getSalesReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/report/top-products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Products by units sold in the period
+         * @description Needs an admin token holding role 3 or 7 (Superuser passes).
+         *
+         *     Needs an admin token holding role 3 or 7 (Superuser passes).
+         */
+        get: operations["getTopProductsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/report/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Coupon use in the period: orders, discount, their totals
+         * @description Needs an admin token holding role 3 or 7 (Superuser passes).
+         *
+         *     Needs an admin token holding role 3 or 7 (Superuser passes).
+         */
+        get: operations["getCouponsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/report/loyalty": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Loyalty points earned, spent, returned and adjusted in the period; the balance outstanding
+         * @description Needs an admin token holding role 3 or 7 (Superuser passes).
+         *
+         *     Needs an admin token holding role 3 or 7 (Superuser passes).
+         */
+        get: operations["getLoyaltyReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/report/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export orders as CSV with the order list’s filters (streamed)
+         * @description Needs an admin token holding role 3 or 6 or 7 (Superuser passes).
+         *
+         *     Needs an admin token holding role 3 or 6 or 7 (Superuser passes).
+         */
+        get: operations["exportOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rest/system/audit": {
         parameters: {
             query?: never;
@@ -2149,11 +2263,15 @@ export interface components {
             success: false;
             error: {
                 /** @description Stable machine-readable code */
-                code: "VALIDATION_FAILED" | "TOKEN_INVALID" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "EMAIL_TAKEN" | "CONFLICT" | "TOTAL_CHANGED" | "OUT_OF_STOCK" | "ILLEGAL_TRANSITION" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "UNPROCESSABLE" | "CART_EMPTY" | "PRODUCT_UNAVAILABLE" | "TRANSPORT_INVALID" | "COUPON_INVALID" | "GIFT_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "LIMIT_REACHED" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "TOKEN_INVALID" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "EMAIL_TAKEN" | "CONFLICT" | "TOTAL_CHANGED" | "OUT_OF_STOCK" | "ILLEGAL_TRANSITION" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "UNPROCESSABLE" | "CART_EMPTY" | "PRODUCT_UNAVAILABLE" | "TRANSPORT_INVALID" | "COUPON_INVALID" | "GIFT_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "LIMIT_REACHED" | "VARIANT_REQUIRED" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
                 message: string;
                 details?: {
                     field: string;
                     message: string;
+                    /** @description OUT_OF_STOCK: the variant that is short */
+                    variantId?: number;
+                    /** @description OUT_OF_STOCK: units on hand */
+                    availableQty?: number;
                 }[];
             };
         };
@@ -2171,12 +2289,26 @@ export interface components {
             token?: string;
             lines: {
                 productId: number;
+                /** @description The line's key: PATCH and DELETE /rest/cart/items/{id} take it */
+                variantId: number;
+                sku: string;
                 name: string;
+                /** @description The variant's options, {} for a product without */
+                options: {
+                    [key: string]: string;
+                };
+                slug: string;
+                /** @description The variant's first image, else the product's */
+                image: string | null;
                 /** @description Current gross unit price (decimal) */
                 unitPrice: number;
                 qty: number;
                 /** @description unitPrice × qty (decimal) */
                 lineTotal: number;
+                /** @description Of the variant; out_of_stock also when fewer units are on hand than the line holds */
+                stockStatus: "in_stock" | "low_stock" | "out_of_stock";
+                /** @description Units of the variant on hand now */
+                availableQty: number;
                 /** @description false when the product was deactivated: left out of totals and refused at checkout */
                 available: boolean;
             }[];
@@ -2242,7 +2374,14 @@ export interface components {
                 /** @description The line id a return names (orderLineId) */
                 id: number;
                 productId: number;
+                /** @description The variant sold */
+                variantId: number;
+                /** @description The variant's sku as sold */
                 sku: string;
+                /** @description The variant's options as sold */
+                options: {
+                    [key: string]: string;
+                };
                 name: string;
                 unitPrice: number;
                 qty: number;
@@ -6596,7 +6735,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8607,7 +8746,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9044,7 +9183,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9220,7 +9359,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9526,7 +9665,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9945,7 +10084,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10107,7 +10246,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10388,7 +10527,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10791,7 +10930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10945,7 +11084,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11226,7 +11365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11625,7 +11764,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11783,7 +11922,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12088,7 +12227,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12507,7 +12646,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12669,7 +12808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12954,7 +13093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13361,7 +13500,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13515,7 +13654,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13794,7 +13933,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14193,7 +14332,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14349,7 +14488,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14625,7 +14764,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15026,7 +15165,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15177,7 +15316,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15458,7 +15597,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15859,7 +15998,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16015,7 +16154,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16580,7 +16719,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16743,7 +16882,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17042,7 +17181,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17445,7 +17584,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17615,7 +17754,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17905,7 +18044,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18586,11 +18725,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description variantId, or productId of a product with one variant */
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Positive integer id */
-                    productId: number;
+                    /** @description The variant to add */
+                    variantId?: number;
+                    /** @description Instead of variantId, for a product with one variant (422 VARIANT_REQUIRED otherwise) */
+                    productId?: number;
                     qty: number;
                 };
             };
@@ -18642,6 +18784,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
@@ -18662,7 +18814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18717,7 +18869,7 @@ export interface operations {
             };
             path: {
                 /** @description Positive integer id */
-                productId: number;
+                id: number;
             };
             cookie?: never;
         };
@@ -18834,7 +18986,7 @@ export interface operations {
             };
             path: {
                 /** @description Positive integer id */
-                productId: number;
+                id: number;
             };
             cookie?: never;
         };
@@ -18903,6 +19055,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
@@ -18923,7 +19085,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19053,7 +19215,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19238,6 +19400,8 @@ export interface operations {
                     selectedGifts?: {
                         giftId: number;
                         productId: number;
+                        /** @description Which variant, for a gift product with several */
+                        variantId?: number;
                         qty: number;
                     }[];
                 };
@@ -19305,7 +19469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19376,6 +19540,8 @@ export interface operations {
                     selectedGifts?: {
                         giftId: number;
                         productId: number;
+                        /** @description Which variant, for a gift product with several */
+                        variantId?: number;
                         qty: number;
                     }[];
                     firstName: string;
@@ -19470,7 +19636,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20002,7 +20168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20154,7 +20320,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20304,7 +20470,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20454,7 +20620,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20610,7 +20776,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20884,7 +21050,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21296,7 +21462,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21705,7 +21871,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22226,6 +22392,660 @@ export interface operations {
                         }[];
                         pagination: components["schemas"]["Pagination"];
                     };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSalesReport: {
+        parameters: {
+            query?: {
+                /** @description First day counted; default 29 days before `to` (YYYY-MM-DD, shop time zone) */
+                from?: string;
+                /** @description Last day counted; default today (YYYY-MM-DD, shop time zone) */
+                to?: string;
+                /** @description Bucket size; weeks start on Monday; default day */
+                interval?: "day" | "week" | "month";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON, or CSV with Accept: text/csv */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            from: string;
+                            to: string;
+                            interval: string;
+                            timezone: string;
+                            currency: string;
+                            buckets: {
+                                /** @description First day of the bucket (YYYY-MM-DD) */
+                                period: string;
+                                /** @description Orders placed and not cancelled */
+                                orders: number;
+                                items: number;
+                                /** @description Σ order totals: what customers were charged */
+                                gross: number;
+                                /** @description gross less VAT */
+                                net: number;
+                                /** @description Σ VAT over the rates */
+                                vatTotal: number;
+                                /** @description Per VAT rate; Σ gross = gross */
+                                vat: {
+                                    rate: number;
+                                    net: number;
+                                    vat: number;
+                                    gross: number;
+                                }[];
+                                /** @description Coupon discounts */
+                                discounts: number;
+                                /** @description Shipping (overweight included) */
+                                shipping: number;
+                                /** @description Cash-on-delivery fees */
+                                delivery: number;
+                                /** @description Gift packaging */
+                                giftPackaging: number;
+                                /** @description Paid with loyalty points */
+                                pointsCash: number;
+                                /** @description Returns taken back in the bucket */
+                                returns: number;
+                                /** @description Refunded for returns in the bucket */
+                                refunds: number;
+                            }[];
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTopProductsReport: {
+        parameters: {
+            query?: {
+                /** @description First day counted; default 29 days before `to` (YYYY-MM-DD, shop time zone) */
+                from?: string;
+                /** @description Last day counted; default today (YYYY-MM-DD, shop time zone) */
+                to?: string;
+                /** @description Default 10 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON, or CSV with Accept: text/csv */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            productId: number;
+                            sku: string;
+                            name: string;
+                            units: number;
+                            /** @description Σ line totals before order-level reductions */
+                            gross: number;
+                            returnedUnits: number;
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCouponsReport: {
+        parameters: {
+            query?: {
+                /** @description First day counted; default 29 days before `to` (YYYY-MM-DD, shop time zone) */
+                from?: string;
+                /** @description Last day counted; default today (YYYY-MM-DD, shop time zone) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON, or CSV with Accept: text/csv */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            code: string;
+                            orders: number;
+                            /** @description Σ coupon discounts */
+                            discount: number;
+                            /** @description Σ totals of those orders */
+                            gross: number;
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLoyaltyReport: {
+        parameters: {
+            query?: {
+                /** @description First day counted; default 29 days before `to` (YYYY-MM-DD, shop time zone) */
+                from?: string;
+                /** @description Last day counted; default today (YYYY-MM-DD, shop time zone) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON, or CSV with Accept: text/csv */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            from: string;
+                            to: string;
+                            earned: number;
+                            /** @description Spent on orders */
+                            redeemed: number;
+                            /** @description Given back by cancellations and returns */
+                            returned: number;
+                            /** @description Net of admin adjustments */
+                            adjusted: number;
+                            /** @description Every customer’s balance now */
+                            outstanding: number;
+                            /** @description What the outstanding points can pay at the current rate */
+                            outstandingCash: number;
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exportOrders: {
+        parameters: {
+            query?: {
+                /** @description pending → confirmed → shipped → delivered; pending or confirmed → cancelled */
+                status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled";
+                /** @description Placed at or after this instant */
+                createdFrom?: string;
+                /** @description Placed before this instant */
+                createdTo?: string;
+                /** @description Exact, any case */
+                email?: string;
+                /** @description e.g. SO-000042 */
+                number?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 4180 CSV, one line per order, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */

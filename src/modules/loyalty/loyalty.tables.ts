@@ -27,6 +27,8 @@ export const loyaltyLedger = pgTable(
   },
   (t) => [
     index('loyalty_ledger_customer_idx').on(t.customerId, t.id),
+    // The loyalty report sums the ledger by period (src/modules/reports).
+    index('loyalty_ledger_created_idx').on(t.createdAt),
     check(
       'loyalty_ledger_reason_check',
       sql`${t.reason} in ('earned', 'redeemed', 'returned', 'admin_adjustment')`,

@@ -1,0 +1,1 @@
+CREATE INDEX "loyalty_ledger_created_idx" ON "loyalty_ledger" USING btree ("created_at");

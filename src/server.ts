@@ -4,17 +4,26 @@ import { openDatabase } from './db/client.ts';
 import { DataDirLockedError } from './db/lock.ts';
 import { seedDemoAtStart } from './modules/demo/seed.ts';
 
+/** One line per stage of the start, with the seconds since the process began: a first start is not silent. */
+function progress(text: string): void {
+  console.log(`[start ${(performance.now() / 1000).toFixed(1)} s] ${text}`);
+}
+
 async function main() {
   const config = loadConfig();
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
+    onStage: progress,
   });
+  progress(`database open (${database.engine})`);
   await database.migrate();
+  progress('migrations applied');
   // An empty catalog gets the demo shop (SEED_DEMO=0 turns it off); the logins are printed once.
-  await seedDemoAtStart(database.db, config, (text) => console.log(text));
+  if (await seedDemoAtStart(database.db, config, (text) => console.log(text))) progress('demo shop loaded');
   const app = await buildApp({ config, database, logger: loggerOptions(config.logLevel) });
+  progress('routes and schemas ready');
 
   let stopping = false;
   const stop = async (signal: string) => {

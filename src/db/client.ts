@@ -32,6 +32,8 @@ export interface DatabaseOptions {
   timeouts?: Partial<PostgresTimeouts>;
   /** Told the SQL text of every statement the service runs (debugging, and tests counting statements). */
   onQuery?: (text: string) => void;
+  /** Told what a slow step of opening is doing (the first start's initdb), for the start's progress lines. */
+  onStage?: (text: string) => void;
 }
 
 export interface PostgresTimeouts {
@@ -73,7 +75,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         { ...DEFAULT_TIMEOUTS, ...options.timeouts },
         logger,
       )
-    : openPglite(options.dataDir, logger);
+    : openPglite(options.dataDir, logger, options.onStage);
 }
 
 /**
@@ -95,11 +97,16 @@ const SEARCH_SETTINGS_SQL = `set pg_trgm.word_similarity_threshold = ${WORD_SIMI
 
 type QueryLogger = { logQuery(text: string): void } | undefined;
 
-async function openPglite(dataDir: string, logger: QueryLogger): Promise<Database> {
+async function openPglite(
+  dataDir: string,
+  logger: QueryLogger,
+  onStage: (text: string) => void = () => {},
+): Promise<Database> {
   const inMemory = dataDir === 'memory://';
   const lock = inMemory ? undefined : acquireDataDirLock(dataDir);
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
   if (!inMemory && !existsSync(join(dataDir, 'PG_VERSION'))) {
+    onStage(`new data directory ${dataDir}: creating the database (once)`);
     await initialiseInWorker(dataDir);
   }
   // Loaded only here: on PostgreSQL the embedded engine's modules would cost some 50 MB of memory for nothing.

@@ -106,6 +106,36 @@ describe('demo shop on an empty database', () => {
     assert.ok((res.json().data as Json[]).every((p) => p.active === true));
   });
 
+  test('when a storefront explores the demo shop, then Greek names, a third category level, sizes and colours', async () => {
+    const get = async (url: string) => {
+      const res = await t.app.inject({ method: 'GET', url });
+      assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
+      return res.json() as { data: Json[] & Json; pagination: { total: number } };
+    };
+    const greek = await get(`/rest/product/product?q=${encodeURIComponent('ελληνικος καφες')}`);
+    assert.ok(greek.pagination.total > 0, 'Greek coffee is found without its accents');
+    assert.ok((greek.data[0].name as string).includes('Ελληνικός Καφές'));
+
+    const [greekCategory] = (await get('/rest/product/category?slug=greek-coffee')).data;
+    assert.deepEqual(
+      (greekCategory.path as Json[]).map((c) => c.name),
+      ['Coffee', 'Ground Coffee'],
+    );
+    const [coffee] = (await get('/rest/product/category?slug=coffee')).data;
+    const inCoffee = await get(
+      `/rest/product/product?categoryId=${coffee.id}&q=${encodeURIComponent('καφές')}`,
+    );
+    assert.equal(inCoffee.pagination.total, greek.pagination.total, 'the department holds its third level');
+
+    const worn = await get('/rest/product/product?option.Size=XL&option.Colour=Navy&with=variants');
+    assert.ok(worn.pagination.total > 0);
+    const variants = worn.data[0].variants as Json[];
+    assert.equal(variants.length, 12, 'four sizes in three colours');
+    const facets = (await get('/rest/product/product/facets')).data as unknown as Json;
+    assert.deepEqual(Object.keys(facets.options as Json).sort(), ['Colour', 'Size']);
+    assert.ok((facets.brand as Json[]).some((b) => b.value === 'Λουμίδης'));
+  });
+
   test('when seeding runs again, then it refuses and changes nothing', async () => {
     const before = await count(sql`select count(*)::int as n from product`);
     const again = await seedDemoShop(t.database.db);

@@ -2,7 +2,8 @@ import { slugify } from '../catalog/slug.ts';
 import type { Prng } from './prng.ts';
 
 // The demo shop's catalog, generated from a few word lists and a seeded PRNG: a coffee and
-// kitchen shop with 5 departments, 15 categories under them and 330 products.
+// kitchen shop with 5 departments, 18 categories under them (two of them a third level down,
+// with Greek-named products) and 354 products, 8 of them in sizes and colours (variants).
 
 interface Leaf {
   name: string;
@@ -13,6 +14,14 @@ interface Leaf {
   /** Weight range in grams. */
   grams: [number, number];
   vat: number;
+  /** A third level: the leaf of the same department this one sits under. */
+  parent?: string;
+  /** The category's slug when its name has no Latin letters. */
+  slug?: string;
+  /** Brands of this leaf instead of the department's. */
+  brands?: string[];
+  /** Options every product of this leaf comes in (one variant per combination). */
+  options?: { name: string; values: string[] }[];
 }
 
 interface Department {
@@ -176,6 +185,62 @@ export const DEPARTMENTS: Department[] = [
 
 export const PRODUCTS_PER_LEAF = 22;
 
+/**
+ * Leaves added after the first catalog, generated after it so its products keep their order and
+ * values: Greek coffee and mountain tea a level further down, and wear in sizes and colours.
+ */
+export const EXTRA_LEAVES: (Leaf & { department: string; products: number })[] = [
+  {
+    department: 'Coffee',
+    parent: 'Ground Coffee',
+    name: 'Ελληνικός Καφές',
+    slug: 'greek-coffee',
+    brands: ['Λουμίδης', 'Παπαγάλος', 'Bravo'],
+    nouns: ['Ελληνικός Καφές', 'Καφές Χαρμάνι', 'Καφές Βαρύγλυκος'],
+    sizes: ['96 g', '194 g', '490 g'],
+    price: [249, 1299],
+    grams: [96, 490],
+    vat: 13,
+    products: 8,
+  },
+  {
+    department: 'Tea',
+    parent: 'Herbal Tea',
+    name: 'Τσάι του Βουνού',
+    slug: 'mountain-tea',
+    brands: ['Άλσος', 'Βότανα Κρήτης'],
+    nouns: ['Τσάι του Βουνού', 'Φασκόμηλο', 'Χαμομήλι'],
+    sizes: ['30 g', '50 g'],
+    price: [299, 899],
+    grams: [30, 60],
+    vat: 13,
+    products: 8,
+  },
+  {
+    department: 'Kitchen',
+    name: 'Barista Wear',
+    brands: ['Hario', 'Bodum', 'Chemex'],
+    nouns: ['Barista Apron', 'Shop T-Shirt', 'Denim Apron'],
+    sizes: ['Classic'],
+    price: [1499, 4999],
+    grams: [150, 600],
+    vat: 19,
+    options: [
+      { name: 'Size', values: ['S', 'M', 'L', 'XL'] },
+      { name: 'Colour', values: ['Black', 'White', 'Navy'] },
+    ],
+    products: 8,
+  },
+];
+
+export interface DemoVariant {
+  sku: string;
+  options: Record<string, string>;
+  /** null: the product's price. */
+  price: number | null;
+  stockQty: number;
+}
+
 export interface DemoProduct {
   leafIndex: number;
   sku: string;
@@ -194,6 +259,9 @@ export interface DemoProduct {
   supplierCode: string;
   adminNotes: string | null;
   active: boolean;
+  options: { name: string; values: string[] }[];
+  /** Empty: the product has one plain variant (made by the database). */
+  variants: DemoVariant[];
 }
 
 /** Prices end in .99 or .49, like a shop's. */
@@ -208,42 +276,80 @@ function stockOf(prng: Prng): number {
   return prng.int(5, 250);
 }
 
+function demoProduct(
+  prng: Prng,
+  leaf: Leaf,
+  leafIndex: number,
+  n: number,
+  brands: string[],
+  department: string,
+): DemoProduct {
+  const brand = prng.pick(leaf.brands ?? brands);
+  const name = `${brand} ${prng.pick(leaf.nouns)} ${prng.pick(leaf.sizes)}`;
+  const sku = `DEMO-${String(leafIndex + 1).padStart(2, '0')}${String(n).padStart(3, '0')}`;
+  const regular = shopPrice(prng, leaf.price);
+  const onSale = prng.chance(0.12);
+  const price = onSale ? Math.max(99, Math.round((regular * prng.int(70, 90)) / 100)) : regular;
+  return {
+    leafIndex,
+    sku,
+    slug: `${slugify(name)}-${sku.toLowerCase()}`,
+    name,
+    description: `${name} from ${brand}. A ${leaf.name.toLowerCase()} favourite of our ${department.toLowerCase()} department.`,
+    brand,
+    price,
+    regularPrice: onSale ? regular : null,
+    costPrice: Math.round((regular * prng.int(50, 70)) / 100),
+    vatRate: leaf.vat,
+    stockQty: stockOf(prng),
+    weightKg: prng.int(leaf.grams[0], leaf.grams[1]) / 1000,
+    images: [
+      `https://images.example.com/demo/${sku.toLowerCase()}-1.jpg`,
+      `https://images.example.com/demo/${sku.toLowerCase()}-2.jpg`,
+    ],
+    supplierCode: `SUP-${brand.slice(0, 3).toUpperCase()}-${prng.int(1000, 9999)}`,
+    adminNotes: prng.chance(0.1) ? 'Reorder before the holidays.' : null,
+    active: !prng.chance(0.05),
+    options: leaf.options ?? [],
+    variants: leaf.options ? variantsOf(prng, sku, leaf.options, price) : [],
+  };
+}
+
+/** One variant per combination of the options; the largest size costs 2.00 more, some are sold out. */
+function variantsOf(
+  prng: Prng,
+  sku: string,
+  options: { name: string; values: string[] }[],
+  price: number,
+): DemoVariant[] {
+  let combinations: Record<string, string>[] = [{}];
+  for (const option of options) {
+    combinations = combinations.flatMap((c) => option.values.map((v) => ({ ...c, [option.name]: v })));
+  }
+  return combinations.map((chosen) => ({
+    sku: `${sku}-${Object.values(chosen).join('-').toUpperCase()}`,
+    options: chosen,
+    price: Object.values(chosen).includes('XL') ? price + 200 : null,
+    stockQty: prng.chance(0.15) ? 0 : prng.int(1, 40),
+  }));
+}
+
 export function demoProducts(prng: Prng): DemoProduct[] {
   const products: DemoProduct[] = [];
   let leafIndex = 0;
   for (const department of DEPARTMENTS) {
     for (const leaf of department.leaves) {
       for (let n = 1; n <= PRODUCTS_PER_LEAF; n++) {
-        const brand = prng.pick(department.brands);
-        const name = `${brand} ${prng.pick(leaf.nouns)} ${prng.pick(leaf.sizes)}`;
-        const sku = `DEMO-${String(leafIndex + 1).padStart(2, '0')}${String(n).padStart(3, '0')}`;
-        const regular = shopPrice(prng, leaf.price);
-        const onSale = prng.chance(0.12);
-        const price = onSale ? Math.max(99, Math.round((regular * prng.int(70, 90)) / 100)) : regular;
-        products.push({
-          leafIndex,
-          sku,
-          slug: `${slugify(name)}-${sku.toLowerCase()}`,
-          name,
-          description: `${name} from ${brand}. A ${leaf.name.toLowerCase()} favourite of our ${department.name.toLowerCase()} department.`,
-          brand,
-          price,
-          regularPrice: onSale ? regular : null,
-          costPrice: Math.round((regular * prng.int(50, 70)) / 100),
-          vatRate: leaf.vat,
-          stockQty: stockOf(prng),
-          weightKg: prng.int(leaf.grams[0], leaf.grams[1]) / 1000,
-          images: [
-            `https://images.example.com/demo/${sku.toLowerCase()}-1.jpg`,
-            `https://images.example.com/demo/${sku.toLowerCase()}-2.jpg`,
-          ],
-          supplierCode: `SUP-${brand.slice(0, 3).toUpperCase()}-${prng.int(1000, 9999)}`,
-          adminNotes: prng.chance(0.1) ? 'Reorder before the holidays.' : null,
-          active: !prng.chance(0.05),
-        });
+        products.push(demoProduct(prng, leaf, leafIndex, n, department.brands, department.name));
       }
       leafIndex++;
     }
+  }
+  for (const leaf of EXTRA_LEAVES) {
+    for (let n = 1; n <= leaf.products; n++) {
+      products.push(demoProduct(prng, leaf, leafIndex, n, [], leaf.department));
+    }
+    leafIndex++;
   }
   return products;
 }

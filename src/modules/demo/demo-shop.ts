@@ -3,7 +3,7 @@ import { slugify } from '../catalog/slug.ts';
 import type { coupons, gifts } from '../catalog/promotions.tables.ts';
 import type { transports } from '../catalog/shipping.tables.ts';
 import type { reels, sliderGroups, sliders } from '../cms/cms.tables.ts';
-import { DEPARTMENTS, type DemoProduct, demoProducts } from './demo-catalog.ts';
+import { DEPARTMENTS, type DemoProduct, demoProducts, EXTRA_LEAVES } from './demo-catalog.ts';
 import { Prng } from './prng.ts';
 
 // Everything but the catalog rows' ids: plain values ready for multi-row inserts.
@@ -13,7 +13,8 @@ export const DEMO_CUSTOMER = { email: 'demo@example.com', password: 'demo-custom
 
 export interface DemoShop {
   departments: (typeof categories.$inferInsert)[];
-  leaves: { departmentIndex: number; row: typeof categories.$inferInsert }[];
+  /** In leaf order (products name them by index); a third-level leaf names its parent leaf. */
+  leaves: { departmentIndex: number; parentLeafIndex?: number; row: typeof categories.$inferInsert }[];
   products: DemoProduct[];
   transports: (typeof transports.$inferInsert)[];
   coupons: (typeof coupons.$inferInsert)[];
@@ -33,7 +34,7 @@ export function demoShop(now = new Date()): DemoShop {
     description: `Everything ${d.name.toLowerCase()}.`,
     position: i + 1,
   }));
-  const leaves = DEPARTMENTS.flatMap((d, departmentIndex) =>
+  const leaves: DemoShop['leaves'] = DEPARTMENTS.flatMap((d, departmentIndex) =>
     d.leaves.map((leaf, i) => ({
       departmentIndex,
       row: {
@@ -44,6 +45,19 @@ export function demoShop(now = new Date()): DemoShop {
       },
     })),
   );
+  for (const leaf of EXTRA_LEAVES) {
+    const departmentIndex = DEPARTMENTS.findIndex((d) => d.name === leaf.department);
+    const parent = leaf.parent ? leaves.findIndex((l) => l.row.name === leaf.parent) : -1;
+    leaves.push({
+      departmentIndex,
+      parentLeafIndex: parent >= 0 ? parent : undefined,
+      row: {
+        name: leaf.name,
+        slug: leaf.slug ?? slugify(leaf.name),
+        position: DEPARTMENTS[departmentIndex].leaves.length + 1,
+      },
+    });
+  }
   const catalog = demoProducts(prng);
   const cheapSweets = catalog
     .map((p, i) => ({ p, i }))

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client.ts';
-import { categories, productPriceHistory, products } from '../catalog/catalog.tables.ts';
+import { categories, productPriceHistory, products, productVariants } from '../catalog/catalog.tables.ts';
 import { coupons, gifts } from '../catalog/promotions.tables.ts';
 import { transports } from '../catalog/shipping.tables.ts';
 import { reels, sliderGroups, sliders } from '../cms/cms.tables.ts';
@@ -55,10 +55,22 @@ export async function insertDemoShop(
     (c) => tx.insert(categories).values(c).returning({ id: categories.id }),
     shop.departments,
   );
-  const leafIds = await insertIds(
-    (c) => tx.insert(categories).values(c).returning({ id: categories.id }),
-    shop.leaves.map((l) => ({ ...l.row, parentId: departmentIds[l.departmentIndex] })),
-  );
+  // Second-level leaves first, then those a level further down (their parent's id known by then).
+  const leafIds: number[] = [];
+  for (const nested of [false, true]) {
+    const indexes = shop.leaves.flatMap((l, i) => ((l.parentLeafIndex !== undefined) === nested ? [i] : []));
+    const ids = await insertIds(
+      (c) => tx.insert(categories).values(c).returning({ id: categories.id }),
+      indexes.map((i) => {
+        const l = shop.leaves[i];
+        const parentId = nested ? leafIds[l.parentLeafIndex!] : departmentIds[l.departmentIndex];
+        return { ...l.row, parentId };
+      }),
+    );
+    indexes.forEach((leaf, k) => {
+      leafIds[leaf] = ids[k];
+    });
+  }
   const productRows = shop.products.map((p) => ({
     sku: p.sku,
     slug: p.slug,
@@ -76,11 +88,17 @@ export async function insertDemoShop(
     adminNotes: p.adminNotes,
     active: p.active,
     categoryId: leafIds[p.leafIndex],
+    options: p.options,
   }));
   const productIds = await insertIds(
     (c) => tx.insert(products).values(c).returning({ id: products.id }),
     productRows,
   );
+  // Products with options get their variants here (the database gives the others a plain one).
+  const variantRows = shop.products.flatMap((p, i) =>
+    p.variants.map((v, position) => ({ ...v, productId: productIds[i], position })),
+  );
+  if (variantRows.length) await tx.insert(productVariants).values(variantRows);
 
   // Price history: the regular price since 60 days; products on sale got their sale price 3 days
   // ago, so their reference price (lowest of the 30 days before) is the regular price.

@@ -40,8 +40,13 @@ export function demoLogins(config: Config, counts: SeedCounts): string {
  * logins once seeded. Never in production: a live shop's empty catalog is not a demo (use
  * `npm run seed` deliberately there).
  */
-export async function seedDemoAtStart(db: Db, config: Config, print: (text: string) => void): Promise<void> {
-  if (!config.seedDemo || config.nodeEnv === 'production') return;
+export async function seedDemoAtStart(
+  db: Db,
+  config: Config,
+  print: (text: string) => void,
+): Promise<boolean> {
+  if (!config.seedDemo || config.nodeEnv === 'production') return false;
   const result = await seedDemoShop(db);
   if (result.seeded) print(demoLogins(config, result.counts));
+  return result.seeded;
 }

@@ -122,3 +122,9 @@ export function customerIdOf(caller: Caller): number {
   if (caller.kind !== 'customer') throw new AppError('FORBIDDEN', 'this operation needs a customer token');
   return caller.customerId;
 }
+
+/** The acting admin's token subject, for routes that accept only admins (the audit log's actor). */
+export function adminSubOf(caller: Caller): string {
+  if (caller.kind !== 'admin') throw new AppError('FORBIDDEN', 'this operation needs an admin token');
+  return caller.sub;
+}

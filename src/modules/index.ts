@@ -16,6 +16,7 @@ import { mailRoutes } from './mail/mail.routes.ts';
 import { afterOrderRoutes } from './orders/after-order.routes.ts';
 import { orderRoutes } from './orders/order.routes.ts';
 import { placeOrderRoutes } from './orders/place-order.routes.ts';
+import { reportRoutes } from './reports/reports.routes.ts';
 import { settingsModule } from './settings/index.ts';
 import { webhookRoutes } from './webhooks/webhooks.routes.ts';
 
@@ -38,6 +39,7 @@ export const modules: FastifyPluginAsync[] = [
   webhookRoutes,
   mailRoutes,
   jobsModule,
+  reportRoutes,
   auditRoutes,
   adminUiRoutes,
 ];

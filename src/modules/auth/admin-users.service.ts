@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/errors.ts';
+import { changedFields, recordAudit } from '../audit/audit.ts';
 import type { AdminUserCreate, AdminUserPatch } from './auth.schemas.ts';
 import {
   type AdminUserChanges,
@@ -67,6 +68,26 @@ function roleDifference(before: readonly number[], after: readonly number[]): nu
   return [...before.filter((r) => !after.includes(r)), ...after.filter((r) => !before.includes(r))];
 }
 
+/** Roles, name and activity before and after, in the audit log; a new password only as the fact. */
+async function auditAdmin(
+  tx: Db,
+  actor: Actor,
+  action: 'create' | 'update',
+  before: AdminUserRow | null,
+  after: AdminUserRow,
+  newPassword = false,
+): Promise<void> {
+  const fields = (r: AdminUserRow) => ({
+    username: r.username,
+    name: r.name,
+    roles: r.roles,
+    active: r.active,
+  });
+  const changes = changedFields(before && fields(before), fields(after));
+  if (newPassword) changes.password = { before: null, after: 'changed' };
+  await recordAudit(tx, { actor: actor.sub, action, entity: 'admin_user', entityId: after.id, changes });
+}
+
 function notFound(): AppError {
   return new AppError('NOT_FOUND', 'no such admin user');
 }
@@ -76,14 +97,17 @@ export async function createAdminUser(db: Db, actor: Actor, input: AdminUserCrea
   assertMayManage(actor, roles, roles);
   const passwordHash = await hashPassword(input.password);
   try {
-    const row = await insertAdmin(db, {
-      username: input.username.trim().toLowerCase(),
-      passwordHash,
-      name: input.name?.trim() ?? '',
-      roles,
-      active: input.active ?? true,
+    return await db.transaction(async (tx) => {
+      const row = await insertAdmin(tx, {
+        username: input.username.trim().toLowerCase(),
+        passwordHash,
+        name: input.name?.trim() ?? '',
+        roles,
+        active: input.active ?? true,
+      });
+      await auditAdmin(tx, actor, 'create', null, row);
+      return view(row);
     });
-    return view(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('CONFLICT', 'an admin user with this username exists');
     throw err;
@@ -127,6 +151,8 @@ export async function updateAdminUser(
     assertMayManage(actor, row.roles, roles ? roleDifference(row.roles, roles) : []);
     const changes: AdminUserChanges = { roles, passwordHash, name: patch.name?.trim(), active: patch.active };
     // Disabling, new roles or a new password end every session of the user (a database trigger).
-    return view(await updateAdmin(tx, id, changes));
+    const updated = await updateAdmin(tx, id, changes);
+    await auditAdmin(tx, actor, 'update', row, updated, passwordHash !== undefined);
+    return view(updated);
   });
 }

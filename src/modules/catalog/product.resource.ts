@@ -18,6 +18,7 @@ import { productHooks } from './product.service.ts';
 import { currencySql } from '../settings/settings.service.ts';
 import { LOW_STOCK_BELOW } from './stock.ts';
 import { nestedVariantBody, variantResource } from './variant.resource.ts';
+import { audited } from './audited.ts';
 
 export { LOW_STOCK_BELOW };
 
@@ -172,7 +173,13 @@ export const productResource: Resource = defineResource({
   usesSettings: true,
   countCache: true,
   search: productSearch,
-  hooks: productHooks,
+  hooks: audited(productHooks, {
+    entity: 'product',
+    table: products,
+    id: products.id,
+    columns: { price: products.price, stockQty: products.stockQty },
+    money: ['price'],
+  }),
   createExtras: () => ({
     variants: Type.Array(nestedVariantBody(), {
       minItems: 1,

@@ -13,6 +13,7 @@ import {
   pageLedger,
 } from './loyalty.repo.ts';
 import type { AdjustmentBodyType, LedgerEntryJsonType, LedgerQueryType } from './loyalty.schemas.ts';
+import { recordAudit } from '../audit/audit.ts';
 
 export interface AdjustmentResult {
   customerId: number;
@@ -74,6 +75,18 @@ export async function adjustPoints(
       ]);
     }
     const row = await insertLedgerEntry(tx, { customerId, delta, reason: 'admin_adjustment', note, actor });
+    if (actor !== null) {
+      await recordAudit(tx, {
+        actor,
+        action: 'adjust_points',
+        entity: 'customer',
+        entityId: customerId,
+        changes: {
+          loyaltyPoints: { before: balance - delta, after: balance },
+          ...(note ? { reason: { before: null, after: note } } : {}),
+        },
+      });
+    }
     return { customerId, balance, entry: entryJson(row, caller) };
   });
 }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { access } from '../../http/access.ts';
+import { access, adminSubOf } from '../../http/access.ts';
 import { Envelope, ok } from '../../http/envelope.ts';
 import { errorResponse } from '../../http/openapi.ts';
 import { cachingHook, listResponse, paginationOf } from '../../resources/index.ts';
@@ -82,7 +82,16 @@ export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
       config: backend,
       onSend: privateAnswer,
     },
-    async (request) => ok(await putSetting(app.db, app.config, request.params.key, request.body.value)),
+    async (request) =>
+      ok(
+        await putSetting(
+          app.db,
+          app.config,
+          request.params.key,
+          request.body.value,
+          adminSubOf(request.caller),
+        ),
+      ),
   );
 
   app.delete(
@@ -97,7 +106,8 @@ export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
       config: backend,
       onSend: privateAnswer,
     },
-    async (request) => ok(await resetSetting(app.db, app.config, request.params.key)),
+    async (request) =>
+      ok(await resetSetting(app.db, app.config, request.params.key, adminSubOf(request.caller))),
   );
 
   app.get(

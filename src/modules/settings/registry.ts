@@ -104,6 +104,16 @@ export const SETTINGS = {
     schema: Flag('New customers confirm their e-mail address before placing orders'),
     default: false,
   },
+  timezone: {
+    schema: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^[A-Za-z0-9_+-]+(/[A-Za-z0-9_+-]+)*$',
+      description:
+        'IANA time zone of the shop (e.g. Europe/Athens): reports count days, weeks and months in it',
+    }),
+    default: 'UTC',
+  },
   /** Read by the stock trigger (drizzle/0010) from the stored setting; a value in the config file is not seen there. */
   stock_low_threshold: {
     schema: Type.Integer({
@@ -149,6 +159,7 @@ export function settingProblem(key: SettingKey, value: unknown): string | null {
     const where = first?.path ? ` at ${first.path}` : '';
     return `${first?.message ?? 'is not valid'}${where}`;
   }
+  if (key === 'timezone' && !isTimeZone(value as string)) return 'is not a known IANA time zone';
   if (MONEY_KEYS.has(key)) {
     try {
       toCents(value as number);
@@ -157,6 +168,16 @@ export function settingProblem(key: SettingKey, value: unknown): string | null {
     }
   }
   return null;
+}
+
+/** True for a time zone name the runtime knows (the database knows the same IANA names). */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function defaultSettings(): EffectiveSettings {

@@ -3,6 +3,7 @@ import type { Config } from '../../config.ts';
 import { ConfigError } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
+import { changedFields, recordAudit } from '../audit/audit.ts';
 import { toCents } from '../../lib/money.ts';
 import {
   defaultSettings,
@@ -158,19 +159,51 @@ export async function showSetting(db: Db, config: Config, key: string): Promise<
   return entry(known, config, new Map(stored ? [[known, stored.value]] : []));
 }
 
-/** Stores an operator's value after checking it against the key's type. */
-export async function putSetting(db: Db, config: Config, key: string, value: unknown): Promise<SettingEntry> {
+/** Keeps the change of a key's effective value in the audit log, in the write's transaction. */
+async function auditSetting(tx: Db, actor: string, key: SettingKey, before: unknown, after: SettingEntry) {
+  await recordAudit(tx, {
+    actor,
+    action: 'update',
+    entity: 'setting',
+    entityId: key,
+    changes: changedFields({ value: before }, { value: after.value }),
+  });
+}
+
+/** Stores an operator's value after checking it against the key's type; `actor` is the admin's subject. */
+export async function putSetting(
+  db: Db,
+  config: Config,
+  key: string,
+  value: unknown,
+  actor: string,
+): Promise<SettingEntry> {
   const known = knownKey(key);
   const problem = settingProblem(known, value);
   if (problem)
     throw new AppError('VALIDATION_FAILED', `value ${problem}`, [{ field: 'value', message: problem }]);
-  await upsertSetting(db, known, value);
-  return entry(known, config, new Map([[known, value]]));
+  return db.transaction(async (tx) => {
+    const before = (await showSetting(tx, config, known)).value;
+    await upsertSetting(tx, known, value);
+    const after = entry(known, config, new Map([[known, value]]));
+    await auditSetting(tx, actor, known, before, after);
+    return after;
+  });
 }
 
 /** Forgets the operator's value: the configuration's or the registry's default applies again. */
-export async function resetSetting(db: Db, config: Config, key: string): Promise<SettingEntry> {
+export async function resetSetting(
+  db: Db,
+  config: Config,
+  key: string,
+  actor: string,
+): Promise<SettingEntry> {
   const known = knownKey(key);
-  await deleteStoredSetting(db, known);
-  return entry(known, config, new Map());
+  return db.transaction(async (tx) => {
+    const before = (await showSetting(tx, config, known)).value;
+    await deleteStoredSetting(tx, known);
+    const after = entry(known, config, new Map());
+    await auditSetting(tx, actor, known, before, after);
+    return after;
+  });
 }

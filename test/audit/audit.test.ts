@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../src/db/client.ts';
+import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { createAdmin, login, post, ROOT } from '../auth/auth-helpers.ts';
+import { makeCustomer } from '../checkout/fixtures.ts';
+import { adminHeaders, createProduct } from '../helpers/catalog-factories.ts';
+
+interface Entry {
+  actor: string;
+  action: string;
+  entity: string;
+  entityId: string;
+  changes: Record<string, { before: unknown; after: unknown }>;
+}
+
+describe('audit log of back-office writes', () => {
+  let t: TestApp;
+  let rootToken: string;
+  let admin: Record<string, string>;
+  const audit = async (query: string): Promise<Entry[]> => {
+    const res = await t.app.inject({ method: 'GET', url: `/rest/system/audit?${query}`, headers: admin });
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json().data;
+  };
+
+  before(async () => {
+    t = await startTestApp({ config: { staticUsers: [ROOT] } });
+    rootToken = (await login(t.app, 'admin', ROOT.username, ROOT.password)).access_token;
+    admin = await adminHeaders(t.app, [3]);
+  });
+  after(() => t.close());
+
+  test('when a setting is set and reset, then each change is kept with the admin and the values before and after', async () => {
+    const url = '/rest/system/setting/free_shipping_threshold';
+    assert.equal(
+      (await t.app.inject({ method: 'PUT', url, headers: admin, payload: { value: 99.5 } })).statusCode,
+      200,
+    );
+    assert.equal(
+      (await t.app.inject({ method: 'PUT', url, headers: admin, payload: { value: 99.5 } })).statusCode,
+      200,
+    );
+    assert.equal((await t.app.inject({ method: 'DELETE', url, headers: admin })).statusCode, 200);
+    const entries = await audit('entity=setting&entityId=free_shipping_threshold');
+    assert.deepEqual(
+      entries.map((e) => [e.actor, e.changes.value]),
+      [
+        ['static:t@example.com', { before: 99.5, after: 250 }],
+        ['static:t@example.com', { before: 250, after: 99.5 }],
+      ],
+      'newest first; the write that changed nothing is not kept',
+    );
+  });
+
+  test('when a refused setting write happens, then nothing is kept', async () => {
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/rest/system/setting/timezone',
+      headers: admin,
+      payload: { value: 'Mars/Olympus_Mons' },
+    });
+    assert.equal(res.statusCode, 400);
+    assert.deepEqual(await audit('entity=setting&entityId=timezone'), []);
+  });
+
+  test('when a product price and stock change, then the audit shows both values (money as decimals)', async () => {
+    const product = await createProduct(t.app, { price: 10, stockQty: 5 });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/rest/product/product/${product.id}`,
+      headers: await adminHeaders(t.app, [5]),
+      payload: { price: 12.5, stockQty: 7 },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const [update, create] = await audit(`entity=product&entityId=${product.id}`);
+    assert.deepEqual([create.action, create.changes.price], ['create', { before: null, after: 10 }]);
+    assert.equal(update.action, 'update');
+    assert.deepEqual(update.changes, {
+      price: { before: 10, after: 12.5 },
+      stockQty: { before: 5, after: 7 },
+    });
+  });
+
+  test("when an admin's roles change, then before and after are kept; a password only as changed", async () => {
+    const other = await createAdmin(t.app, rootToken, { roles: [4] });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/rest/system/admin-user/${other.id}`,
+      headers: bearer(rootToken),
+      payload: { roles: [4, 7], password: 'another-password-1' },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const [update, create] = await audit(`entity=admin_user&entityId=${other.id}`);
+    assert.deepEqual(create.changes.roles, { before: null, after: [4] });
+    assert.deepEqual(update.changes, {
+      roles: { before: [4], after: [4, 7] },
+      password: { before: null, after: 'changed' },
+    });
+    assert.doesNotMatch(JSON.stringify(update), /another-password/);
+  });
+
+  test('when points are adjusted, then the balance before and after and the reason are kept', async () => {
+    const customer = await makeCustomer(t.app, 50);
+    const res = await post(
+      t.app,
+      '/rest/loyalty/adjustment',
+      { customerId: customer.id, delta: 25, reason: 'goodwill' },
+      admin.authorization.slice('Bearer '.length),
+    );
+    assert.equal(res.statusCode, 200, res.body);
+    const [entry] = await audit(`entity=customer&entityId=${customer.id}`);
+    assert.deepEqual(entry.changes, {
+      loyaltyPoints: { before: 50, after: 75 },
+      reason: { before: null, after: 'goodwill' },
+    });
+    const refused = await post(
+      t.app,
+      '/rest/loyalty/adjustment',
+      { customerId: customer.id, delta: -1000, reason: 'too much' },
+      admin.authorization.slice('Bearer '.length),
+    );
+    assert.equal(refused.statusCode, 422);
+    assert.equal(
+      (await audit(`entity=customer&entityId=${customer.id}`)).length,
+      1,
+      'a refused write leaves no entry',
+    );
+  });
+
+  test('when the log is paged and filtered by actor, then only that admin’s entries come; other roles get 403', async () => {
+    const page = await t.app.inject({
+      method: 'GET',
+      url: '/rest/system/audit?limit=2&actor=static:t@example.com',
+      headers: admin,
+    });
+    assert.equal(page.statusCode, 200);
+    assert.equal(page.json().data.length, 2);
+    assert.ok(page.json().pagination.total >= 4);
+    const [{ n }] = await queryRows<{ n: number }>(t.app.db, sql`select count(*)::int as n from audit_log`);
+    assert.ok(n >= page.json().pagination.total);
+    for (const roles of [[7], [6], [2]]) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/rest/system/audit',
+        headers: await adminHeaders(t.app, roles),
+      });
+      assert.equal(res.statusCode, 403, String(roles));
+    }
+  });
+});

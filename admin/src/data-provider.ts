@@ -202,6 +202,19 @@ export function createDataProvider(client: ShopClient) {
       return { data: answer.data as AnyRecord };
     },
 
+    /** POST /rest/system/webhook/{id}/rotate-secret: the webhook with its new signing secret (shown once). */
+    async rotateWebhookSecret(id: unknown) {
+      const answer = await call('POST', `system/webhook/${encodeURIComponent(String(id))}/rotate-secret`);
+      return { data: answer.data as AnyRecord };
+    },
+
+    /** POST /rest/system/webhook/{id}/deliveries/{deliveryId}/retry: sends a delivery again. */
+    async retryWebhookDelivery(webhookId: unknown, deliveryId: unknown) {
+      const path = `system/webhook/${encodeURIComponent(String(webhookId))}/deliveries/${encodeURIComponent(String(deliveryId))}/retry`;
+      const answer = await call('POST', path);
+      return { data: answer.data as AnyRecord };
+    },
+
     /** POST /rest/order/order/{id}/transition {to}: the order as it is now. */
     async transitionOrder(id: unknown, to: string) {
       const answer = await call('POST', `order/order/${encodeURIComponent(String(id))}/transition`, {

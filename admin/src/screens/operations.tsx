@@ -16,7 +16,16 @@ import {
   SimpleShowLayout,
   TextField,
   TextInput,
+  useDataProvider,
+  useNotify,
+  useRecordContext,
+  useRedirect,
+  useRefresh,
+  type Identifier,
 } from 'react-admin';
+import { Alert, Button } from '@mui/material';
+import { useEffect, useState } from 'react';
+import type { ShopDataProvider } from '../data-provider.ts';
 
 const linesFormat = (values: unknown) => (Array.isArray(values) ? values.join('\n') : '');
 const linesParse = (text: string) =>
@@ -59,18 +68,96 @@ function WebhookForm() {
   );
 }
 
-export const WebhookCreate = () => (
-  <Create redirect="show">
-    <WebhookForm />
-  </Create>
-);
+/** The signing secret is answered only by create and rotate: it is shown once, here. */
+function SecretOnce({ secret }: { secret: string }) {
+  return (
+    <Alert severity="info" role="status" sx={{ mb: 1 }}>
+      Signing secret, shown only now — store it with the receiver: <code>{secret}</code>
+    </Alert>
+  );
+}
+
+/** Secrets answered by a create, kept in memory until the new webhook's page has shown them. */
+const createdSecrets = new Map<string, string>();
+
+export function WebhookCreate() {
+  const notify = useNotify();
+  const redirect = useRedirect();
+  // Replaces react-admin's own success effects, so it notifies and redirects as they would.
+  const onSuccess = (created: { id: Identifier; secret?: string }) => {
+    if (created.secret) createdSecrets.set(String(created.id), created.secret);
+    notify('ra.notification.created', { messageArgs: { smart_count: 1 } });
+    redirect('show', 'webhooks', created.id);
+  };
+  return (
+    <Create mutationOptions={{ onSuccess }}>
+      <WebhookForm />
+    </Create>
+  );
+}
 export const WebhookEdit = () => (
   <Edit mutationMode="pessimistic" redirect="show">
     <WebhookForm />
   </Edit>
 );
 
+/**
+ * The secret answered by this webhook's create (kept until the page is left), replaced by the one
+ * a rotation answers (POST …/rotate-secret: the old one stops verifying at once).
+ */
+function SigningSecret() {
+  const hook = useRecordContext();
+  const dataProvider = useDataProvider() as unknown as ShopDataProvider;
+  const notify = useNotify();
+  const [rotated, setRotated] = useState<string>();
+  if (!hook) return null;
+  const secret = rotated ?? createdSecrets.get(String(hook.id));
+  const rotate = async () => {
+    try {
+      const { data } = await dataProvider.rotateWebhookSecret(hook.id);
+      createdSecrets.set(String(hook.id), String(data.secret));
+      setRotated(String(data.secret));
+    } catch (error) {
+      notify((error as Error).message, { type: 'error' });
+    }
+  };
+  return (
+    <>
+      {secret ? <SecretOnce secret={secret} /> : null}
+      <Button variant="outlined" onClick={rotate}>
+        Rotate signing secret
+      </Button>
+    </>
+  );
+}
+
+/** POST …/deliveries/{id}/retry for one delivery row (a dead one, or to send again). */
+function RetryDelivery() {
+  const delivery = useRecordContext();
+  const dataProvider = useDataProvider() as unknown as ShopDataProvider;
+  const notify = useNotify();
+  const refresh = useRefresh();
+  if (!delivery) return null;
+  const retry = async () => {
+    try {
+      await dataProvider.retryWebhookDelivery(delivery.webhookId, delivery.id);
+      notify('Delivery queued again', { type: 'info' });
+      refresh();
+    } catch (error) {
+      notify((error as Error).message, { type: 'error' });
+    }
+  };
+  return (
+    <Button size="small" onClick={retry} aria-label={`Retry delivery ${delivery.id}`}>
+      Retry
+    </Button>
+  );
+}
+
 export function WebhookShow() {
+  // The page's layout may mount again when the record is fetched anew; the secret is forgotten
+  // only when the page itself is left.
+  useEffect(() => () => createdSecrets.clear(), []);
   return (
     <Show>
       <SimpleShowLayout>
@@ -89,8 +176,10 @@ export function WebhookShow() {
             <NumberField source="responseCode" label="Response" emptyText="—" sortable={false} />
             <TextField source="error" emptyText="—" sortable={false} />
             <DateField source="nextAttemptAt" label="Next attempt" showTime emptyText="—" sortable={false} />
+            <FunctionField label="Actions" render={() => <RetryDelivery />} />
           </Datagrid>
         </ReferenceManyField>
+        <SigningSecret />
       </SimpleShowLayout>
     </Show>
   );

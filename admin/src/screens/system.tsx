@@ -22,6 +22,7 @@ import {
   useRecordContext,
   Link,
   useListContext,
+  usePermissions,
 } from 'react-admin';
 import { ROLES } from '../resources.ts';
 
@@ -149,7 +150,28 @@ export function SettingEdit() {
   );
 }
 
+const SUPERUSER = 1;
 const roleChoices = ROLES.map((role) => ({ id: role.id, name: `${role.name} (${role.id})` }));
+
+/**
+ * The roles this admin may grant or withdraw: only those it holds (a Superuser holds them all).
+ * The API refuses the others anyway (docs/security.md); the form shows them disabled.
+ */
+function RolesInput({ isRequired = false }: { isRequired?: boolean }) {
+  const { permissions } = usePermissions<number[]>();
+  const held = permissions ?? [];
+  const grantable = (id: number) => held.includes(SUPERUSER) || held.includes(id);
+  const choices = roleChoices.map((choice) => ({ ...choice, disabled: !grantable(choice.id) }));
+  return (
+    <CheckboxGroupInput
+      source="roles"
+      choices={choices}
+      disableValue="disabled"
+      validate={isRequired ? required() : undefined}
+      helperText="You can grant or withdraw only the roles you hold."
+    />
+  );
+}
 const roleNames = (ids: number[] = []) =>
   ids.map((id) => ROLES.find((role) => role.id === id)?.name ?? String(id)).join(', ');
 
@@ -175,7 +197,7 @@ export function AdminUserCreate() {
         <TextInput source="username" label="Username (e-mail)" type="email" validate={required()} />
         <PasswordInput source="password" validate={required()} autoComplete="new-password" />
         <TextInput source="name" />
-        <CheckboxGroupInput source="roles" choices={roleChoices} validate={required()} />
+        <RolesInput isRequired />
         <BooleanInput source="active" defaultValue={true} />
       </SimpleForm>
     </Create>
@@ -188,7 +210,7 @@ export function AdminUserEdit() {
       <SimpleForm>
         <TextField source="username" />
         <TextInput source="name" />
-        <CheckboxGroupInput source="roles" choices={roleChoices} />
+        <RolesInput />
         <BooleanInput source="active" />
         <PasswordInput source="password" label="New password" autoComplete="new-password" />
       </SimpleForm>

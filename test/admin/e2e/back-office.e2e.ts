@@ -28,6 +28,13 @@ const CATALOG = {
   roles: [5],
 };
 
+const SHOP_ADMIN = {
+  username: 'shop-admin@example.com',
+  password: 'shop-admin-password-1',
+  name: 'Shop Admin',
+  roles: [3],
+};
+
 const missing = missingPrerequisite();
 if (missing && process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${missing}`);
 if (missing) console.log(`# back-office browser tests skipped: ${missing}`);
@@ -42,7 +49,7 @@ describe('back office in Chromium', { skip: missing ?? false }, () => {
   const axeReport: Record<string, AxeViolation[]> = {};
 
   before(async () => {
-    t = await startTestApp({ config: { staticUsers: [ADMIN, CATALOG] } });
+    t = await startTestApp({ config: { staticUsers: [ADMIN, CATALOG, SHOP_ADMIN] } });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     browser = await launchChromium();
@@ -217,6 +224,53 @@ describe('back office in Chromium', { skip: missing ?? false }, () => {
     }
     // The dashboard reads no orders for this user.
     assert.equal(await page.getByText('Orders today').count(), 0);
+    await page.context().close();
+  });
+
+  test('a webhook shows its signing secret once when created, and a new one when rotated', async () => {
+    const page = await newPage();
+    await logIn(page, ADMIN);
+    await page.goto(`${base}/admin/#/webhooks/create`);
+    await page.getByLabel('URL').fill('https://hooks.example.com/shop');
+    await page.getByLabel(/^Events/).fill('order.placed');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/#\/webhooks\/\d+\/show$/);
+    const shown = page.getByRole('status').filter({ hasText: 'Signing secret' }).locator('code');
+    const first = await shown.innerText();
+    assert.match(first, /^whsec_/);
+
+    await page.getByRole('button', { name: 'Rotate signing secret' }).click();
+    await shown.filter({ hasNotText: first }).waitFor();
+    const second = await shown.innerText();
+    assert.match(second, /^whsec_/);
+    assert.notEqual(second, first);
+    await checkScreen(page, 'webhook');
+
+    // Leaving and coming back: the secret is not shown again (the API never answers it on reads).
+    await page.goto(`${base}/admin/#/webhooks`);
+    await page.getByText('https://hooks.example.com/shop', { exact: true }).click();
+    await page.getByRole('button', { name: 'Rotate signing secret' }).waitFor();
+    assert.equal(await page.getByText('Signing secret, shown only now').count(), 0);
+    await page.context().close();
+  });
+
+  test('an Admin editing a back-office user can tick only the roles it holds', async () => {
+    const superuser = { token: await loginToken(ADMIN) };
+    const created = await call(t.app, 'POST', '/rest/system/admin-user', superuser, {
+      username: 'editor@example.com',
+      password: 'editor-password-1',
+      name: 'Editor',
+      roles: [5],
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const page = await newPage();
+    await logIn(page, SHOP_ADMIN);
+    await page.goto(`${base}/admin/#/adminUsers/${created.json().data.id}`);
+    await page.getByLabel('Admin (3)').waitFor();
+    assert.equal(await page.getByLabel('Admin (3)').isDisabled(), false);
+    assert.equal(await page.getByLabel('Superuser (1)').isDisabled(), true);
+    assert.equal(await page.getByLabel('Products (5)').isDisabled(), true);
+    await checkScreen(page, 'admin-user');
     await page.context().close();
   });
 

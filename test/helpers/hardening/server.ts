@@ -29,6 +29,8 @@ export interface ServerOptions {
   config?: Record<string, unknown>;
   env?: Record<string, string>;
   startTimeoutMs?: number;
+  /** Node flags before the entry point, e.g. `npm start`'s memory flags. */
+  nodeArgs?: string[];
 }
 
 /** A temporary directory removed by the returned function, even if already gone. */
@@ -71,7 +73,7 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   else env.DATA_DIR = options.dataDir ?? 'memory://';
 
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'src/server.ts'], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

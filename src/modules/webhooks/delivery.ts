@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 import { Webhook } from 'standardwebhooks';
-import type { Db } from '../../db/client.ts';
+import { type Db, queryRows } from '../../db/client.ts';
 import { outbox } from '../events/outbox.tables.ts';
 import { jobIdOf, type Queue, retryDelayMs } from '../jobs/queue.ts';
 import { guardedLookup, isPrivateAddress } from './targets.ts';
@@ -19,6 +19,16 @@ export interface DeliverySettings {
   retryBaseMs: number;
   retryMaxMs: number;
   maxAttempts: number;
+}
+
+interface ClaimedAttempt {
+  url: string | null;
+  secret: string;
+  active: boolean;
+  eventId: number | null;
+  type: string;
+  payload: unknown;
+  createdAt: Date | string;
 }
 
 interface DeliveryJob {
@@ -154,27 +164,29 @@ export async function runDeliveryAttempt(
     job.retryCount > 0
       ? sql`((status = 'pending' and attempts = ${attempt - 1}) or (status = 'sending' and attempts = ${attempt}))`
       : sql`(status = 'pending' and attempts = ${attempt - 1})`;
-  const [claimed] = await db
-    .update(webhookDelivery)
-    .set({ status: 'sending', attempts: attempt, updatedAt: sql`now()` })
-    .where(and(eq(webhookDelivery.id, deliveryId), claimable))
-    .returning({ webhookId: webhookDelivery.webhookId, eventId: webhookDelivery.eventId });
+  // The claim and what the attempt sends, in one round trip (a webhook or event since deleted
+  // comes back as nulls, and the attempt fails on it).
+  const [claimed] = await queryRows<ClaimedAttempt>(
+    db,
+    sql`with claimed as (
+          update ${webhookDelivery} set status = 'sending', attempts = ${attempt}, updated_at = now()
+          where id = ${deliveryId} and ${claimable}
+          returning webhook_id, event_id)
+        select w.url, w.secret, w.active, e.id as "eventId", e.type, e.payload, e.created_at as "createdAt"
+        from claimed
+        left join ${webhook} w on w.id = claimed.webhook_id
+        left join ${outbox} e on e.id = claimed.event_id`,
+  );
   if (!claimed) return;
-  const [target] = await db
-    .select({ url: webhook.url, secret: webhook.secret, active: webhook.active })
-    .from(webhook)
-    .where(eq(webhook.id, claimed.webhookId));
-  const [event] = await db
-    .select({ id: outbox.id, type: outbox.type, payload: outbox.payload, createdAt: outbox.createdAt })
-    .from(outbox)
-    .where(eq(outbox.id, claimed.eventId));
+  const target = claimed.url === null ? undefined : { ...claimed, url: claimed.url };
+  const event = claimed.eventId === null ? undefined : { ...claimed, id: claimed.eventId };
   let outcome: Outcome;
   if (!target || !event) outcome = { ok: false, status: null, durationMs: 0, error: 'event or webhook gone' };
   else if (!target.active) outcome = { ok: false, status: null, durationMs: 0, error: 'webhook inactive' };
   else {
     const body = JSON.stringify({
       type: event.type,
-      timestamp: event.createdAt.toISOString(),
+      timestamp: new Date(event.createdAt).toISOString(),
       data: event.payload,
     });
     outcome = await post(target.url, target.secret, webhookMessageId(event.id), body, settings);

@@ -31,6 +31,7 @@ export const ERROR_STATUS = {
   GIFT_INVALID: 422,
   IDEMPOTENCY_KEY_REUSED: 422,
   LIMIT_REACHED: 422,
+  VARIANT_REQUIRED: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -41,6 +42,9 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export interface ErrorDetail {
   field: string;
   message: string;
+  /** A stock refusal names the variant and how many units are on hand. */
+  variantId?: number;
+  availableQty?: number;
 }
 
 /** The one error type of the service: a stable code, its status, a message safe to show. */
@@ -65,7 +69,16 @@ export const ErrorBody = Type.Object(
         { description: 'Stable machine-readable code' },
       ),
       message: Type.String(),
-      details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+      details: Type.Optional(
+        Type.Array(
+          Type.Object({
+            field: Type.String(),
+            message: Type.String(),
+            variantId: Type.Optional(Type.Integer({ description: 'OUT_OF_STOCK: the variant that is short' })),
+            availableQty: Type.Optional(Type.Integer({ description: 'OUT_OF_STOCK: units on hand' })),
+          }),
+        ),
+      ),
     }),
   },
   { $id: 'ErrorBody', description: 'Error envelope' },

@@ -12,6 +12,8 @@ interface CartBody {
     token?: string;
     lines: {
       productId: number;
+      sku: string;
+      slug: string;
       name: string;
       unitPrice: number;
       qty: number;
@@ -43,10 +45,17 @@ describe('cart', () => {
     assert.deepEqual(body.data.lines, [
       {
         productId: p,
+        variantId: p,
+        sku: body.data.lines[0].sku,
         name: body.data.lines[0].name,
+        options: {},
+        slug: body.data.lines[0].slug,
+        image: null,
         unitPrice: 19.99,
         qty: 2,
         lineTotal: 39.98,
+        stockStatus: 'in_stock',
+        availableQty: 100,
         available: true,
       },
     ]);

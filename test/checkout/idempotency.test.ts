@@ -78,9 +78,10 @@ describe('place-order with Idempotency-Key', () => {
   });
 
   test('when a refused request is retried with its key, then it runs again (refusals are not stored)', async () => {
-    const p = await makeProduct(t.app.db, { stockQty: 1 });
+    const p = await makeProduct(t.app.db, { stockQty: 2 });
     const ada = await makeCustomer(t.app);
     await fillCart(t.app, { token: ada.token }, [[p, 2]]);
+    await t.app.db.execute(sql`update product set stock_qty = 1 where id = ${p}`);
     const refused = await placeOrder(t.app, { token: ada.token }, { transportId }, 'retry-key');
     assert.equal(refused.statusCode, 409);
     await t.app.db.execute(sql`update product set stock_qty = 5 where id = ${p}`);

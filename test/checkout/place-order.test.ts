@@ -191,17 +191,30 @@ describe('POST /rest/checkout/place-order', () => {
     assert.equal(await stock(pricey), 2);
   });
 
-  test('when stock is short, then 409 OUT_OF_STOCK, no stock is taken from any line and no event is recorded', async () => {
+  test('when stock is short, then 409 OUT_OF_STOCK naming every short line, no stock is taken from any line and no event is recorded', async () => {
     const plenty = await makeProduct(t.app.db, { stockQty: 50 });
-    const scarce = await makeProduct(t.app.db, { stockQty: 1 });
+    const scarce = await makeProduct(t.app.db, { stockQty: 2 });
+    const gone = await makeProduct(t.app.db, { stockQty: 3 });
     const who = await fillCart(t.app, {}, [
       [plenty, 5],
       [scarce, 2],
+      [gone, 3],
     ]);
+    // Sold elsewhere after they were put in the cart.
+    await t.app.db.execute(sql`update product set stock_qty = 1 where id = ${scarce}`);
+    await t.app.db.execute(sql`update product set stock_qty = 0 where id = ${gone}`);
     const events = await placedEvents();
     const res = await placeOrder(t.app, who, { transportId, email: 'x@example.com' });
     assert.equal(res.statusCode, 409);
-    assert.equal(res.json().error.code, 'OUT_OF_STOCK');
+    const error = res.json().error;
+    assert.equal(error.code, 'OUT_OF_STOCK');
+    assert.deepEqual(
+      error.details.map((d: { variantId: number; availableQty: number }) => [d.variantId, d.availableQty]),
+      [
+        [scarce, 1],
+        [gone, 0],
+      ],
+    );
     assert.equal(await stock(plenty), 50);
     assert.equal(await stock(scarce), 1);
     assert.equal(await placedEvents(), events);

@@ -46,16 +46,40 @@ describe('back-office writes through the resource framework', () => {
     assert.equal(twin.json().data.slug, 'uber-mug-2', 'derived slugs stay unique');
   });
 
-  test('when the default VAT rate and currency settings change, then new products take them', async () => {
+  test('when the default VAT rate and currency settings change, then new products take the rate and every product shows the currency', async () => {
+    const before = (await createProduct(t.app)) as Json;
+    assert.equal(before.currency, 'EUR');
     await send('PUT', '/rest/system/setting/default_vat_rate', { value: 21 });
     await send('PUT', '/rest/system/setting/currency', { value: 'RON' });
     const data = (await createProduct(t.app)) as Json;
     assert.equal(data.vatRate, 21);
     assert.equal(data.currency, 'RON');
-    const explicit = (await createProduct(t.app, { vatRate: 5.5, currency: 'EUR' })) as Json;
+    // One currency: the shop's setting, for products made before the change too.
+    const older = await t.app.inject({ method: 'GET', url: `/rest/product/product/${before.id}` });
+    assert.equal(older.json().data.currency, 'RON');
+    const listed = await t.app.inject({ method: 'GET', url: `/rest/product/product?id=${before.id}` });
+    assert.equal(listed.json().data[0].currency, 'RON');
+    const explicit = (await createProduct(t.app, { vatRate: 5.5 })) as Json;
     assert.equal(explicit.vatRate, 5.5);
     await send('DELETE', '/rest/system/setting/default_vat_rate');
     await send('DELETE', '/rest/system/setting/currency');
+  });
+
+  test('when a product write names a currency, then 400 naming it as read-only and nothing is written', async () => {
+    const created = await send('POST', '/rest/product/product', {
+      name: 'C',
+      sku: 'CUR-1',
+      price: 1,
+      currency: 'USD',
+    });
+    assert.equal(created.statusCode, 400);
+    assert.deepEqual(created.json().error.details, [{ field: 'currency', message: 'is read-only' }]);
+    const product = (await createProduct(t.app)) as Json;
+    const patched = await send('PATCH', `/rest/product/product/${product.id}`, { currency: 'USD' });
+    assert.equal(patched.statusCode, 400);
+    assert.deepEqual(patched.json().error.details, [{ field: 'currency', message: 'is read-only' }]);
+    const found = await t.app.inject({ method: 'GET', url: '/rest/product/product?sku=CUR-1' });
+    assert.equal(found.json().data.length, 0);
   });
 
   test('when a body carries unknown or read-only fields, then 400 and nothing is written', async () => {

@@ -66,6 +66,7 @@ const ruleArb: fc.Arbitrary<GiftRule | null> = fc.option(
 const giftArb: fc.Arbitrary<SelectedGift> = fc.record({
   giftId: fc.integer({ min: 1, max: 4 }),
   productId: fc.integer({ min: 1, max: 8 }),
+  variantId: fc.option(fc.integer({ min: 1, max: 8 }), { freq: 5 }),
   qty: fc.integer({ min: 1, max: 6 }),
   unitPrice: fc.integer({ min: 1, max: 100000 }),
   weightKg: kg,

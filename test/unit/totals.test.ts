@@ -36,7 +36,7 @@ function fixed(value: number, minSubtotal = 0): TotalsCoupon {
 const rule: GiftRule = { active: true, minSubtotal: 2000, productIds: [50, 51], maxQty: 2 };
 
 function gift(extra: Partial<SelectedGift> = {}): SelectedGift {
-  return { giftId: 7, productId: 50, qty: 1, unitPrice: 1500, weightKg: 0.5, rule, ...extra };
+  return { giftId: 7, productId: 50, variantId: 50, qty: 1, unitPrice: 1500, weightKg: 0.5, rule, ...extra };
 }
 
 const customer: LoyaltyInput = {
@@ -239,7 +239,7 @@ describe('computeTotals: gifts', () => {
     assert.equal(t.itemCount, 4);
     assert.equal(t.weightKg, 3);
     assert.equal(t.total, 6000);
-    assert.deepEqual(t.acceptedGifts, [{ giftId: 7, productId: 50, qty: 2, unitPrice: 1500, weightKg: 0.5 }]);
+    assert.deepEqual(t.acceptedGifts, [{ giftId: 7, productId: 50, variantId: 50, qty: 2, unitPrice: 1500, weightKg: 0.5 }]);
     assert.deepEqual(t.giftErrors, []);
   });
 

@@ -150,6 +150,9 @@ function customerAccountRoutes(app: TypedApp, deps: AuthDeps): void {
       // Only the known fields go on: anything else in the body is ignored, never stored.
       const { email, password, firstName, lastName, phone, newsletter } = request.body;
       const pair = await registerCustomer(deps, { email, password, firstName, lastName, phone, newsletter });
+      // As at login: the guest's cart becomes the new customer's.
+      const { sub } = await deps.sessions.authenticate(pair.access_token);
+      await mergeGuestCartAtLogin(deps, request.headers['x-cart-token'], Number(sub));
       return reply.status(201).send(pair);
     },
   );

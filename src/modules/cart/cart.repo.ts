@@ -1,20 +1,28 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client.ts';
-import { products } from '../catalog/catalog.tables.ts';
+import { products, productVariants } from '../catalog/catalog.tables.ts';
 import { statement } from '../../db/statements.ts';
 import type { CartOwner } from './cart-token.ts';
 import { type CartRow, cartLines, carts } from './cart.tables.ts';
 
-/** A cart line with the live product it points at. */
+/** A cart line with the live variant and product it points at (price and weight are the effective ones). */
 export interface CartLineRow {
   productId: number;
+  variantId: number;
   qty: number;
   sku: string;
   name: string;
+  slug: string;
+  options: Record<string, string>;
+  /** The variant's first image, else the product's. */
+  image: string | null;
   price: number;
   vatRate: number;
   weightKg: number;
+  /** The variant and its product are both active. */
   active: boolean;
+  /** Units on hand of the variant. */
+  stockQty: number;
 }
 
 const cartByCustomer = statement('cart_by_customer', (db) =>
@@ -73,41 +81,47 @@ export async function createCart(
   return rows[0];
 }
 
-/** A cart line's columns with its live product's: the shape of every cart read (CartLineRow). */
+/** A cart line's columns with its live variant's and product's: the shape of every cart read (CartLineRow). */
 export const CART_LINE_FIELDS = {
   productId: cartLines.productId,
+  variantId: cartLines.variantId,
   qty: cartLines.qty,
-  sku: products.sku,
+  sku: productVariants.sku,
   name: products.name,
-  price: products.price,
+  slug: products.slug,
+  options: productVariants.options,
+  image: sql<string | null>`coalesce(${productVariants.images}[1], ${products.images}[1])`,
+  price: sql<number>`coalesce(${productVariants.price}, ${products.price})`,
   vatRate: products.vatRate,
-  weightKg: products.weightKg,
-  active: products.active,
+  weightKg: sql<number>`coalesce(${productVariants.weightKg}, ${products.weightKg})::float8`,
+  active: sql<boolean>`(${productVariants.active} and ${products.active})`,
+  stockQty: productVariants.stockQty,
 };
 
 const linesOfCart = statement('cart_lines', (db) =>
   db
     .select(CART_LINE_FIELDS)
     .from(cartLines)
+    .innerJoin(productVariants, eq(productVariants.id, cartLines.variantId))
     .innerJoin(products, eq(products.id, cartLines.productId))
     .where(eq(cartLines.cartId, sql.placeholder('cartId')))
-    .orderBy(asc(cartLines.addedAt), asc(cartLines.productId)),
+    .orderBy(asc(cartLines.addedAt), asc(cartLines.variantId)),
 );
 
 export function cartLinesWithProducts(db: Db, cartId: number): Promise<CartLineRow[]> {
   return linesOfCart(db, { cartId });
 }
 
-/** How many lines the cart has, and the product's quantity in it (undefined when not there): one read. */
+/** How many lines the cart has, and the variant's quantity in it (undefined when not there): one read. */
 export async function lineStats(
   db: Db,
   cartId: number,
-  productId: number,
+  variantId: number,
 ): Promise<{ lines: number; qty: number | undefined }> {
   const rows = await db
     .select({
       lines: sql<number>`count(*)::int`,
-      qty: sql<number | null>`max(${cartLines.qty}) filter (where ${cartLines.productId} = ${productId})`,
+      qty: sql<number | null>`max(${cartLines.qty}) filter (where ${cartLines.variantId} = ${variantId})`,
     })
     .from(cartLines)
     .where(eq(cartLines.cartId, cartId));
@@ -115,16 +129,28 @@ export async function lineStats(
 }
 
 /** Sets a line's quantity, creating the line when missing. */
-export async function putLine(db: Db, cartId: number, productId: number, qty: number): Promise<void> {
-  await db.execute(sql`
-    insert into cart_line (cart_id, product_id, variant_id, qty)
-    select ${cartId}, ${productId}, v.id, ${qty} from product_variant v where v.product_id = ${productId}
-    order by v.id limit 1
-    on conflict (cart_id, variant_id) do update set qty = excluded.qty`);
+export async function putLine(
+  db: Db,
+  cartId: number,
+  line: { productId: number; variantId: number },
+  qty: number,
+): Promise<void> {
+  await db
+    .insert(cartLines)
+    .values({ cartId, productId: line.productId, variantId: line.variantId, qty })
+    .onConflictDoUpdate({ target: [cartLines.cartId, cartLines.variantId], set: { qty } });
 }
 
-export async function deleteLine(db: Db, cartId: number, productId: number): Promise<void> {
-  await db.delete(cartLines).where(and(eq(cartLines.cartId, cartId), eq(cartLines.productId, productId)));
+/** Lowers an existing line (no stock to check). */
+export async function setLineQty(db: Db, cartId: number, variantId: number, qty: number): Promise<void> {
+  await db
+    .update(cartLines)
+    .set({ qty })
+    .where(and(eq(cartLines.cartId, cartId), eq(cartLines.variantId, variantId)));
+}
+
+export async function deleteLine(db: Db, cartId: number, variantId: number): Promise<void> {
+  await db.delete(cartLines).where(and(eq(cartLines.cartId, cartId), eq(cartLines.variantId, variantId)));
 }
 
 export async function setCoupon(db: Db, cartId: number, code: string | null): Promise<void> {

@@ -10,7 +10,7 @@ import {
   CartJson,
   CartTokenHeader,
   CouponBody,
-  ProductIdParams,
+  LineIdParams,
   SetQtyBody,
 } from './cart.schemas.ts';
 import {
@@ -58,30 +58,38 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Add units of a product (to its line)',
+        summary: 'Add units of a variant (to its line)',
+        description:
+          'Takes variantId, or productId for a product with one variant (422 VARIANT_REQUIRED for one with ' +
+          'several). A line beyond the stock on hand is 409 OUT_OF_STOCK with details naming the variant ' +
+          'and availableQty.',
         headers: CartTokenHeader,
         body: AddItemBody,
-        response: { ...response, 422: errorResponse(422) },
+        response: { ...response, 409: errorResponse(409), 422: errorResponse(422) },
       },
       config: cartAccess,
     },
     async (request, reply) => {
-      const { productId, qty } = request.body;
+      const { productId, variantId, qty } = request.body;
       const token = request.headers['x-cart-token'];
-      return answer(reply, await addItem(creating(request, reply), request.caller, token, productId, qty));
+      const ref = { productId, variantId };
+      return answer(reply, await addItem(creating(request, reply), request.caller, token, ref, qty));
     },
   );
 
   app.patch(
-    '/rest/cart/items/:productId',
+    '/rest/cart/items/:id',
     {
       schema: {
         tags,
         summary: "Set a line's quantity (0 removes it)",
+        description:
+          'The line is named by its variant id (for a product with one variant, the product id is the ' +
+          'same). Raising it beyond the stock on hand is 409 OUT_OF_STOCK.',
         headers: CartTokenHeader,
-        params: ProductIdParams,
+        params: LineIdParams,
         body: SetQtyBody,
-        response: { ...response, 404: errorResponse(404), 422: errorResponse(422) },
+        response: { ...response, 404: errorResponse(404), 409: errorResponse(409), 422: errorResponse(422) },
       },
       config: cartAccess,
     },
@@ -89,20 +97,20 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const token = request.headers['x-cart-token'];
       return answer(
         reply,
-        await setItemQty(deps, request.caller, token, request.params.productId, request.body.qty),
+        await setItemQty(deps, request.caller, token, request.params.id, request.body.qty),
       );
     },
   );
 
   app.delete(
-    '/rest/cart/items/:productId',
+    '/rest/cart/items/:id',
     {
-      schema: { tags, summary: 'Remove a line', headers: CartTokenHeader, params: ProductIdParams, response },
+      schema: { tags, summary: 'Remove a line', headers: CartTokenHeader, params: LineIdParams, response },
       config: cartAccess,
     },
     async (request, reply) => {
       const token = request.headers['x-cart-token'];
-      return answer(reply, await removeItem(deps, request.caller, token, request.params.productId));
+      return answer(reply, await removeItem(deps, request.caller, token, request.params.id));
     },
   );
 

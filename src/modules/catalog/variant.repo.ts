@@ -149,15 +149,19 @@ export async function findVariants(db: Db, ids: readonly number[]): Promise<Vari
   );
 }
 
-/** The one variant of each product that has exactly one (gifts named by product id). */
-export async function findOnlyVariantsOf(db: Db, productIds: readonly number[]): Promise<VariantRef[]> {
+/**
+ * One variant of each product (its first) with the product's variantCount: a gift named by product
+ * id gives that variant when it is the only one.
+ */
+export async function findFirstVariantsOf(db: Db, productIds: readonly number[]): Promise<VariantRef[]> {
   if (productIds.length === 0) return [];
   return queryRows<VariantRef>(
     db,
     sql`select * from (
-          select ${refColumns}, (count(*) over (partition by v.product_id))::int as "variantCount"
+          select ${refColumns}, (count(*) over (partition by v.product_id))::int as "variantCount",
+                 row_number() over (partition by v.product_id order by v.id) as n
           from product_variant v join product p on p.id = v.product_id
           where v.product_id = any(${sql.param([...productIds])}::int[])) r
-        where "variantCount" = 1`,
+        where n = 1`,
   );
 }

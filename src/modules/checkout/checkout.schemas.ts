@@ -15,7 +15,12 @@ export const PayWay = Type.Union(
 );
 
 export const SelectedGiftBody = Type.Object(
-  { giftId: Id, productId: Id, qty: Type.Integer({ minimum: 1, maximum: 999 }) },
+  {
+    giftId: Id,
+    productId: Id,
+    variantId: Type.Optional({ ...Id, description: 'Which variant, for a gift product with several' }),
+    qty: Type.Integer({ minimum: 1, maximum: 999 }),
+  },
   { additionalProperties: false },
 );
 

@@ -14,6 +14,8 @@ export interface GiftRule {
 export interface SelectedGift {
   giftId: number;
   productId: number;
+  /** The variant given: the one chosen, or the product's only one; null when none could be named. */
+  variantId: number | null;
   qty: number;
   /** Gross unit price of the gift product in cents: its value, never charged. */
   unitPrice: number;
@@ -28,6 +30,7 @@ export type GiftErrorReason =
   | 'GIFT_CART_EMPTY'
   | 'GIFT_MIN_SUBTOTAL'
   | 'GIFT_PRODUCT_NOT_ELIGIBLE'
+  | 'GIFT_VARIANT_REQUIRED'
   | 'GIFT_QTY_EXCEEDED';
 
 export interface GiftError {
@@ -39,6 +42,7 @@ export interface GiftError {
 export interface AcceptedGift {
   giftId: number;
   productId: number;
+  variantId: number;
   qty: number;
   unitPrice: number;
   weightKg: number;
@@ -61,6 +65,7 @@ function giftRejection(
   if (empty) return 'GIFT_CART_EMPTY';
   if (assertCents(rule.minSubtotal, 'gift minSubtotal') > goods) return 'GIFT_MIN_SUBTOTAL';
   if (!rule.productIds.includes(gift.productId)) return 'GIFT_PRODUCT_NOT_ELIGIBLE';
+  if (gift.variantId === null) return 'GIFT_VARIANT_REQUIRED';
   if (used + gift.qty > rule.maxQty) return 'GIFT_QTY_EXCEEDED';
   return null;
 }
@@ -79,8 +84,8 @@ function evaluateGifts(gifts: readonly SelectedGift[], goods: number, empty: boo
       continue;
     }
     usedByGift.set(gift.giftId, used + gift.qty);
-    const { giftId, productId, qty, unitPrice, weightKg } = gift;
-    outcome.accepted.push({ giftId, productId, qty, unitPrice, weightKg });
+    const { giftId, productId, variantId, qty, unitPrice, weightKg } = gift;
+    outcome.accepted.push({ giftId, productId, variantId: variantId!, qty, unitPrice, weightKg });
   }
   return outcome;
 }

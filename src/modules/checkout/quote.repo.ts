@@ -5,7 +5,7 @@ import { statement } from '../../db/statements.ts';
 import { CART_LINE_FIELDS, type CartLineRow } from '../cart/cart.repo.ts';
 import type { CartOwner } from '../cart/cart-token.ts';
 import { cartLines, carts } from '../cart/cart.tables.ts';
-import { products } from '../catalog/catalog.tables.ts';
+import { products, productVariants } from '../catalog/catalog.tables.ts';
 import { coupons } from '../catalog/promotions.tables.ts';
 import { transports } from '../catalog/shipping.tables.ts';
 import { customers } from '../customers/customer.tables.ts';
@@ -36,7 +36,7 @@ export interface QuoteRead {
 
 const EMPTY_SNAPSHOT: CartSnapshot = { cart: undefined, coupon: undefined, lines: [] };
 
-/** The cart snapshot's columns: the cart, the coupon its code names, each line with its live product. */
+/** The cart snapshot's columns: the cart, the coupon its code names, each line with its live variant and product. */
 const snapshotFields = {
   cartId: carts.id,
   couponCode: carts.couponCode,
@@ -52,8 +52,9 @@ function withCartContents<T extends PgSelect>(query: T) {
   return query
     .leftJoin(coupons, sql`lower(${coupons.code}) = lower(${carts.couponCode})`)
     .leftJoin(cartLines, eq(cartLines.cartId, carts.id))
+    .leftJoin(productVariants, eq(productVariants.id, cartLines.variantId))
     .leftJoin(products, eq(products.id, cartLines.productId))
-    .orderBy(asc(cartLines.addedAt), asc(cartLines.productId));
+    .orderBy(asc(cartLines.addedAt), asc(cartLines.variantId));
 }
 
 /** The snapshot and, for the quote, the transport and the stored settings (one JSON array, computed once). */

@@ -8,7 +8,8 @@ import { type CartOwner, cartOwnerOf } from '../cart/cart-token.ts';
 import type { EffectiveSettings } from '../settings/registry.ts';
 import { mergeSettings, settingCents } from '../settings/settings.service.ts';
 import type { TotalsBodyType } from './checkout.schemas.ts';
-import { findProducts, type ProductRef } from '../catalog/product.repo.ts';
+import { findFirstVariantsOf, findVariants, type VariantRef } from '../catalog/variant.repo.ts';
+import type { CartLineRow } from '../cart/cart.repo.ts';
 import { type CouponRow, countRedemptions, findGiftRules } from '../catalog/promotions.repo.ts';
 import { type CustomerStanding, findCustomerStanding, type TransportRow } from './checkout.repo.ts';
 import { couponProblem } from '../catalog/coupons.ts';
@@ -28,9 +29,11 @@ export interface QuoteDeps {
   config: Config;
 }
 
-/** A cart line as quoted: the live product's price, name and VAT rate. */
+/** A cart line as quoted: the live variant's price, sku and options, its product's name and VAT rate. */
 export interface QuotedLine {
   productId: number;
+  variantId: number;
+  options: Record<string, string>;
   sku: string;
   name: string;
   unitPrice: number;
@@ -71,9 +74,9 @@ export interface QuoteOptions {
 
 type Buyer = { customerId: number } | { email: string } | null;
 
-function toLine(p: ProductRef, qty: number): QuotedLine {
-  const { id: productId, sku, name, price: unitPrice, vatRate, weightKg } = p;
-  return { productId, sku, name, unitPrice, qty, vatRate, weightKg };
+function toLine(v: CartLineRow | VariantRef, qty: number): QuotedLine {
+  const { productId, variantId, options, sku, name, price: unitPrice, vatRate, weightKg } = v;
+  return { productId, variantId, options, sku, name, unitPrice, qty, vatRate, weightKg };
 }
 
 /** The transport the body named, or null without one; unknown or inactive is 422. */
@@ -107,11 +110,15 @@ async function couponOf(
 
 interface GiftSelection {
   selected: SelectedGift[];
-  products: Map<number, ProductRef>;
+  variants: Map<number, VariantRef>;
 }
 
+/**
+ * The variant each selected gift gives: the one chosen (it must be of the gift's product), or the
+ * product's only one; a product's eligibility needs an active variant.
+ */
 async function giftsOf(db: Db, chosen: TotalsBodyType['selectedGifts']): Promise<GiftSelection> {
-  if (!chosen?.length) return { selected: [], products: new Map() };
+  if (!chosen?.length) return { selected: [], variants: new Map() };
   const rules = new Map(
     (
       await findGiftRules(
@@ -120,26 +127,42 @@ async function giftsOf(db: Db, chosen: TotalsBodyType['selectedGifts']): Promise
       )
     ).map((r) => [r.id, r]),
   );
-  const ids = new Set([
+  const productIds = new Set([
     ...chosen.map((g) => g.productId),
     ...[...rules.values()].flatMap((r) => r.productIds),
   ]);
-  const products = new Map((await findProducts(db, [...ids])).map((p) => [p.id, p]));
+  const [first, picked] = await Promise.all([
+    findFirstVariantsOf(db, [...productIds]),
+    findVariants(
+      db,
+      chosen.flatMap((g) => (g.variantId === undefined ? [] : [g.variantId])),
+    ),
+  ]);
+  const firstOf = new Map(first.map((v) => [v.productId, v]));
+  const variants = new Map([...first, ...picked].map((v) => [v.variantId, v]));
   const selected = chosen.map((g): SelectedGift => {
     const rule = rules.get(g.giftId);
-    const product = products.get(g.productId);
-    // A gift product that is inactive or gone is not eligible, whatever the rule lists.
-    const eligible = rule?.productIds.filter((id) => products.get(id)?.active === true) ?? [];
+    const only = firstOf.get(g.productId);
+    const variant =
+      g.variantId === undefined ? (only?.variantCount === 1 ? only : undefined) : variants.get(g.variantId);
+    // Several variants and none chosen: the product stays eligible, the gift needs a variant.
+    const undecided = g.variantId === undefined && only !== undefined && only.variantCount > 1;
+    const fits = variant !== undefined && variant.productId === g.productId && variant.active;
+    // A gift product that is inactive or gone (or a variant not of it) is not eligible, whatever the rule lists.
+    const eligible = rule?.productIds.filter((id) => id !== g.productId || fits || undecided) ?? [];
     return {
-      ...g,
-      unitPrice: product?.price ?? 0,
-      weightKg: product?.weightKg ?? 0,
+      giftId: g.giftId,
+      productId: g.productId,
+      variantId: fits ? variant.variantId : null,
+      qty: g.qty,
+      unitPrice: fits ? variant.price : 0,
+      weightKg: fits ? variant.weightKg : 0,
       rule: rule
         ? { active: rule.active, minSubtotal: rule.minSubtotal, productIds: eligible, maxQty: rule.maxQty }
         : null,
     };
   });
-  return { selected, products };
+  return { selected, variants };
 }
 
 function transportInput(t: TransportRow | null): TotalsTransport | null {
@@ -246,7 +269,7 @@ export async function quoteCart(
   const owner = cartOwnerOf(caller, cartToken);
   const { snapshot, customer, transport, settings } = await load(deps, owner, body, options.reference);
   const rows = snapshot.lines;
-  const lines = rows.filter((r) => r.active).map((r) => toLine({ ...r, id: r.productId }, r.qty));
+  const lines = rows.filter((r) => r.active).map((r) => toLine(r, r.qty));
   const buyer: Buyer =
     owner.kind === 'customer'
       ? { customerId: owner.customerId }
@@ -273,7 +296,7 @@ export async function quoteCart(
     lines,
     unavailable: rows.filter((r) => !r.active).map((r) => r.productId),
     gifts: totals.acceptedGifts.map((g) => ({
-      ...toLine(gifts.products.get(g.productId)!, g.qty),
+      ...toLine(gifts.variants.get(g.variantId)!, g.qty),
       giftId: g.giftId,
     })),
     coupon: totals.appliedCoupon ? (snapshot.coupon ?? null) : null,

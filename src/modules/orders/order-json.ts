@@ -42,7 +42,9 @@ export function orderJson(
     lines: lines.map((l) => ({
       id: l.id,
       productId: l.productId,
+      variantId: l.variantId ?? l.productId,
       sku: l.sku,
+      options: (l.options ?? {}) as Record<string, string>,
       name: l.name,
       unitPrice: fromCents(l.unitPrice),
       qty: l.qty,

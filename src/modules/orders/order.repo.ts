@@ -43,7 +43,8 @@ export async function insertOrder(
   const values = sql.join(
     lines.map(
       (l) =>
-        sql`(${l.productId}::int, ${l.sku}::text, ${l.name}::text, ${l.unitPrice}::int, ${l.qty}::int,
+        sql`(${l.productId}::int, ${l.variantId ?? null}::int, ${l.sku}::text, ${json(l.options ?? {})},
+             ${l.name}::text, ${l.unitPrice}::int, ${l.qty}::int,
              ${l.vatRate}::numeric, ${l.lineTotal}::int, ${l.giftId ?? null}::int)`,
     ),
     sql`, `,
@@ -60,9 +61,10 @@ export async function insertOrder(
         ${order.giftPackaging ?? false}::boolean)
       returning *
     ), l as (
-      insert into sales_order_line (order_id, product_id, sku, name, unit_price, qty, vat_rate, line_total, gift_id)
+      insert into sales_order_line (order_id, product_id, variant_id, sku, options, name, unit_price, qty,
+        vat_rate, line_total, gift_id)
       select o.id, v.* from o cross join (values ${values})
-        as v(product_id, sku, name, unit_price, qty, vat_rate, line_total, gift_id)
+        as v(product_id, variant_id, sku, options, name, unit_price, qty, vat_rate, line_total, gift_id)
       returning *
     ), emptied as (
       delete from cart_line where cart_id = ${fromCartId}
@@ -82,7 +84,7 @@ export async function insertOrder(
       o.created_at as "createdAt",
       o.updated_at as "updatedAt",
       (select json_agg(json_build_object('id', l.id, 'orderId', l.order_id, 'productId', l.product_id,
-          'sku', l.sku, 'name', l.name, 'unitPrice', l.unit_price, 'qty', l.qty, 'vatRate', l.vat_rate::float8,
+          'variantId', l.variant_id, 'sku', l.sku, 'options', l.options, 'name', l.name, 'unitPrice', l.unit_price, 'qty', l.qty, 'vatRate', l.vat_rate::float8,
           'lineTotal', l.line_total, 'giftId', l.gift_id) order by l.id) from l) as lines
     from o`,
   );

@@ -67,7 +67,9 @@ export type AddressJsonType = Static<typeof AddressJson>;
 export const OrderLineJson = Type.Object({
   id: Type.Integer({ description: 'The line id a return names (orderLineId)' }),
   productId: Type.Integer(),
-  sku: Type.String(),
+  variantId: Type.Integer({ description: 'The variant sold' }),
+  sku: Type.String({ description: "The variant's sku as sold" }),
+  options: Type.Record(Type.String(), Type.String(), { description: "The variant's options as sold" }),
   name: Type.String(),
   unitPrice: Type.Number(),
   qty: Type.Integer(),

@@ -25,7 +25,7 @@ import type { OrderJsonType } from './order.schemas.ts';
 import type { SalesOrderRow } from './order.tables.ts';
 import { applyPayment, paymentStateOf } from './payments.ts';
 import { refundable } from './payment-states.ts';
-import { returnCouponUse, returnStock } from './reservations.repo.ts';
+import { returnCouponUse, returnLinesStock } from './reservations.repo.ts';
 
 export interface OrderDeps {
   db: Db;
@@ -91,11 +91,7 @@ async function releaseReservations(tx: Db, order: SalesOrderRow, actor: string):
       actor,
     });
   }
-  const units = new Map<number, number>();
-  for (const l of await linesOf(tx, order.id)) units.set(l.productId, (units.get(l.productId) ?? 0) + l.qty);
-  for (const [productId, qty] of [...units.entries()].sort((a, b) => a[0] - b[0])) {
-    await returnStock(tx, productId, qty);
-  }
+  await returnLinesStock(tx, await linesOf(tx, order.id));
   if (order.couponId !== null) {
     await returnCouponUse(tx, order.couponId);
     await deleteRedemption(tx, order.id);

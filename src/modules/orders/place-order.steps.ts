@@ -5,7 +5,7 @@ import { changePoints, insertLedgerEntry } from '../loyalty/loyalty.repo.ts';
 import { insertOrder, insertRedemption, type NewOrderLine, type StoredOrder } from './order.repo.ts';
 import type { AddressJsonType, PlaceOrderBodyType } from './order.schemas.ts';
 import type { Quote, QuotedLine } from '../checkout/quote.ts';
-import { takeCouponUse, takeStock } from './reservations.repo.ts';
+import { stockOnHand, takeCouponUse, takeStock, unitsByVariant } from './reservations.repo.ts';
 import { figuresOf } from '../checkout/totals-json.ts';
 
 /** The largest amount, in cents, the order columns (integer) hold. */
@@ -55,21 +55,23 @@ export function assertOrderable(quote: Quote, expectedTotal: number | undefined)
   }
 }
 
-/** Units per product, lines and gifts together, in product id order: the one order every writer locks in. */
-function unitsByProduct(lines: readonly QuotedLine[]): [number, number][] {
-  const units = new Map<number, number>();
-  for (const l of lines) units.set(l.productId, (units.get(l.productId) ?? 0) + l.qty);
-  return [...units.entries()].sort((a, b) => a[0] - b[0]);
-}
-
-/** Takes the stock of every line and gift; the first shortfall refuses the order (the caller rolls back). */
+/**
+ * Takes the stock of every line and gift, variant by variant in the one order every writer locks in
+ * (product id, then variant id: the trigger locks each product after its variants). Every short
+ * variant is named, with what is on hand; then the caller rolls the order back.
+ */
 export async function reserveStock(tx: Db, quote: Quote): Promise<void> {
   const missing: ErrorDetail[] = [];
-  for (const [productId, qty] of unitsByProduct([...quote.lines, ...quote.gifts])) {
-    if (!(await takeStock(tx, productId, qty))) {
-      missing.push({ field: 'productId', message: `${productId}: fewer than ${qty} units in stock` });
-      break;
-    }
+  const skuOf = new Map([...quote.lines, ...quote.gifts].map((l) => [l.variantId, l.sku]));
+  for (const { variantId, qty } of unitsByVariant([...quote.lines, ...quote.gifts])) {
+    if (await takeStock(tx, variantId, qty)) continue;
+    const available = await stockOnHand(tx, variantId);
+    missing.push({
+      field: 'variantId',
+      message: `${skuOf.get(variantId)}: ${available} in stock, ${qty} ordered`,
+      variantId,
+      availableQty: available,
+    });
   }
   if (missing.length) throw new AppError('OUT_OF_STOCK', 'not enough stock for this order', missing);
 }
@@ -121,7 +123,9 @@ export function addressOf(body: PlaceOrderBodyType, email: string): AddressJsonT
 function orderLines(quote: Quote): NewOrderLine[] {
   const line = (l: QuotedLine, giftId: number | null): NewOrderLine => ({
     productId: l.productId,
+    variantId: l.variantId,
     sku: l.sku,
+    options: l.options,
     name: l.name,
     unitPrice: l.unitPrice,
     qty: l.qty,

@@ -11,7 +11,7 @@ import type { OrderJsonType, ReturnBodyType } from './order.schemas.ts';
 import type { SalesOrderLineRow, SalesOrderRow } from './order.tables.ts';
 import { applyPayment } from './payments.ts';
 import { type Refund, type RefundableOrder, refundFor } from './refunds.ts';
-import { returnStock } from './reservations.repo.ts';
+import { returnLinesStock } from './reservations.repo.ts';
 
 /**
  * The order as refunds.ts reads it. A free gift line was never paid for (its value is the quote's
@@ -56,17 +56,16 @@ function checkedReturn(
   }));
 }
 
-/** Gives the returned units back to stock, in product id order (the lock order of place-order). */
+/** Gives the returned units back to their variants, in the lock order of place-order. */
 async function restock(tx: Db, lines: readonly SalesOrderLineRow[], refund: Refund): Promise<void> {
-  const productOf = new Map(lines.map((l) => [l.id, l.productId]));
-  const units = new Map<number, number>();
-  for (const l of refund.lines) {
-    const productId = productOf.get(l.lineId)!;
-    units.set(productId, (units.get(productId) ?? 0) + l.qty);
-  }
-  for (const [productId, qty] of [...units.entries()].sort((a, b) => a[0] - b[0])) {
-    await returnStock(tx, productId, qty);
-  }
+  const lineOf = new Map(lines.map((l) => [l.id, l]));
+  await returnLinesStock(
+    tx,
+    refund.lines.map((r) => {
+      const line = lineOf.get(r.lineId)!;
+      return { productId: line.productId, variantId: line.variantId, qty: r.qty };
+    }),
+  );
 }
 
 /**

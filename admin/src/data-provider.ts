@@ -86,13 +86,20 @@ interface Envelope {
   pagination?: { total?: number };
 }
 
+const orderPath = (id: unknown) => `order/order/${encodeURIComponent(String(id))}`;
+
 export function createDataProvider(client: ShopClient) {
   // Paths are built at run time from the resource table, so the calls go through the client's
   // untyped face; the session middleware (token, refresh) is the same.
   const api = client.api as unknown as {
     [method in 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE']: (
       path: string,
-      init?: { params?: { query?: Record<string, string> }; body?: unknown },
+      init?: {
+        params?: { query?: Record<string, string> };
+        body?: unknown;
+        headers?: Record<string, string>;
+        parseAs?: 'text';
+      },
     ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
   };
 
@@ -215,12 +222,56 @@ export function createDataProvider(client: ShopClient) {
       return { data: answer.data as AnyRecord };
     },
 
-    /** POST /rest/order/order/{id}/transition {to}: the order as it is now. */
-    async transitionOrder(id: unknown, to: string) {
-      const answer = await call('POST', `order/order/${encodeURIComponent(String(id))}/transition`, {
-        body: { to },
+    /** POST /rest/order/order/{id}/transition {to, reason?}: the order as it is now. */
+    async transitionOrder(id: unknown, to: string, reason?: string) {
+      const answer = await call('POST', `${orderPath(id)}/transition`, {
+        body: reason ? { to, reason } : { to },
       });
       return { data: answer.data as AnyRecord };
+    },
+
+    /** POST /rest/order/order/{id}/payment {reference?}: records the payment; the order as it is now. */
+    async markOrderPaid(id: unknown, reference?: string) {
+      const answer = await call('POST', `${orderPath(id)}/payment`, { body: reference ? { reference } : {} });
+      return { data: answer.data as AnyRecord };
+    },
+
+    /** POST /rest/order/order/{id}/shipment {carrier, trackingNumber, trackingUrl?}: ships a confirmed order. */
+    async shipOrder(
+      id: unknown,
+      shipment: { carrier: string; trackingNumber: string; trackingUrl?: string },
+    ) {
+      const body = shipment.trackingUrl ? shipment : { ...shipment, trackingUrl: undefined };
+      const answer = await call('POST', `${orderPath(id)}/shipment`, { body });
+      return { data: answer.data as AnyRecord };
+    },
+
+    /** POST /rest/order/order/{id}/return: takes units back and refunds them (restocks when asked). */
+    async returnOrderLines(
+      id: unknown,
+      body: { lines: { orderLineId: number; qty: number }[]; restock: boolean; reason?: string },
+    ) {
+      const answer = await call('POST', `${orderPath(id)}/return`, { body });
+      return { data: answer.data as AnyRecord };
+    },
+
+    /** GET /rest/report/{name}: a report's JSON (sales, top-products, coupons, loyalty). */
+    async report(name: string, query: Record<string, string> = {}) {
+      const answer = await call('GET', `report/${name}`, { query });
+      return { data: answer.data as AnyRecord };
+    },
+
+    /** The same report as CSV (Accept: text/csv), for a download link. */
+    async reportCsv(name: string, query: Record<string, string> = {}): Promise<string> {
+      const result = await api.GET(`/rest/report/${name}`, {
+        params: { query },
+        headers: { accept: 'text/csv' },
+        parseAs: 'text',
+      });
+      if (!result.response.ok) {
+        throw new ApiError(result.response.status, 'INTERNAL', result.response.statusText, result.error);
+      }
+      return result.data as string;
     },
   };
   return provider;

@@ -64,6 +64,8 @@ export const RESOURCES: Record<string, ResourceAccess> = {
     nested: { target: 'webhookId', path: (webhookId) => `system/webhook/${webhookId}/deliveries` },
   },
   mail: { path: 'system/mail', read: [2, 3], write: [], sortable: false, idFilter: false },
+  variants: { path: 'product/variant', read: 'any', write: [5], sortable: true, idFilter: true },
+  audit: { path: 'system/audit', read: [3], write: [], sortable: false, idFilter: false },
   loyaltyLedger: { path: 'loyalty/ledger', read: [3, 8], write: [3, 8], sortable: false, idFilter: false },
 };
 

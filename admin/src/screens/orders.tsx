@@ -1,8 +1,11 @@
-import { Button as MuiButton, Stack, Typography } from '@mui/material';
+import { Stack, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
 import {
   ArrayField,
+  BooleanField,
   Datagrid,
   DateField,
+  DateInput,
   FunctionField,
   Labeled,
   List,
@@ -11,31 +14,33 @@ import {
   Show,
   SimpleShowLayout,
   TextField,
-  useDataProvider,
-  useNotify,
+  TextInput,
+  UrlField,
   useRecordContext,
-  useRefresh,
 } from 'react-admin';
-import type { ShopDataProvider } from '../data-provider.ts';
+import { PaymentForm, ReturnForm, ShipmentForm, TransitionForm } from './order-actions.tsx';
 
 export const ORDER_STATUSES = ['pending', 'confirmed', 'shipped', 'delivered', 'cancelled'] as const;
 
-/** The moves an order may make (the service's order state machine). */
-const NEXT_STATUSES: Record<string, readonly string[]> = {
-  pending: ['confirmed', 'cancelled'],
-  confirmed: ['shipped', 'cancelled'],
-  shipped: ['delivered'],
-  delivered: [],
-  cancelled: [],
+/** A day picked in the filter as the instant the API compares with: that day's local midnight. */
+const dayStart = (day: string) => (day ? new Date(`${day}T00:00:00`).toISOString() : '');
+/** "Placed up to" a day: before the next day's local midnight. */
+const dayEnd = (day: string) => {
+  if (!day) return '';
+  const next = new Date(`${day}T00:00:00`);
+  next.setDate(next.getDate() + 1);
+  return next.toISOString();
+};
+/** The filter's instant shown as the day it was picked as. */
+const asDay = (offsetDays: number) => (value: unknown) => {
+  if (typeof value !== 'string' || !value) return '';
+  const day = new Date(value);
+  day.setDate(day.getDate() + offsetDays);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
 };
 
-const ACTION_LABELS: Record<string, string> = {
-  confirmed: 'Confirm',
-  shipped: 'Mark shipped',
-  delivered: 'Mark delivered',
-  cancelled: 'Cancel order',
-};
-
+// The order list's filters are those of its query schema (status, placed from/to, e-mail, number).
 const orderFilters = [
   <SelectInput
     key="status"
@@ -44,6 +49,10 @@ const orderFilters = [
     alwaysOn
     choices={ORDER_STATUSES.map((status) => ({ id: status, name: status }))}
   />,
+  <TextInput key="number" source="number" label="Order number" alwaysOn />,
+  <TextInput key="email" source="email" label="Customer e-mail" type="email" />,
+  <DateInput key="createdFrom" source="createdFrom" label="Placed from" parse={dayStart} format={asDay(0)} />,
+  <DateInput key="createdTo" source="createdTo" label="Placed up to" parse={dayEnd} format={asDay(-1)} />,
 ];
 
 const money = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
@@ -56,40 +65,34 @@ export function OrderList() {
         <DateField source="createdAt" label="Placed" showTime sortable={false} />
         <TextField source="email" label="E-mail" sortable={false} />
         <TextField source="status" sortable={false} />
+        <FunctionField label="Payment" render={paymentLabel} sortable={false} />
         <NumberField source="total" options={money} sortable={false} />
       </Datagrid>
     </List>
   );
 }
 
-function TransitionButtons() {
-  const order = useRecordContext();
-  const dataProvider = useDataProvider() as unknown as ShopDataProvider;
-  const notify = useNotify();
-  const refresh = useRefresh();
-  if (!order) return null;
-  const next = NEXT_STATUSES[String(order.status)] ?? [];
-  if (next.length === 0) return <Typography variant="body2">No further transitions.</Typography>;
-  const move = async (to: string) => {
-    try {
-      await dataProvider.transitionOrder(order.id, to);
-      notify(`Order ${order.number} is now ${to}`, { type: 'success' });
-      refresh();
-    } catch (error) {
-      notify((error as Error).message, { type: 'error' });
-    }
-  };
+const paymentLabel = (order: { paymentStatus?: string }) =>
+  (order.paymentStatus ?? '').replace('_', ' ') || '—';
+
+const amount = (value: unknown) =>
+  typeof value === 'number' ? value.toLocaleString(undefined, money) : String(value ?? '—');
+
+/** camelCase field names of the totals as words ("shippingCost" → "shipping cost"). */
+const words = (name: string) => name.replace(/([A-Z])/g, ' $1').toLowerCase();
+
+function Facts({ entries }: { entries: [string, ReactNode][] }) {
   return (
-    <Stack direction="row" spacing={1}>
-      {next.map((to) => (
-        <MuiButton
-          key={to}
-          variant={to === 'cancelled' ? 'outlined' : 'contained'}
-          color={to === 'cancelled' ? 'error' : 'primary'}
-          onClick={() => move(to)}
-        >
-          {ACTION_LABELS[to] ?? to}
-        </MuiButton>
+    <Stack component="dl" sx={{ m: 0 }}>
+      {entries.map(([name, value]) => (
+        <Stack key={name} direction="row" spacing={2}>
+          <Typography component="dt" variant="body2" sx={{ minWidth: 180 }}>
+            {name}
+          </Typography>
+          <Typography component="dd" variant="body2" sx={{ m: 0 }}>
+            {value}
+          </Typography>
+        </Stack>
       ))}
     </Stack>
   );
@@ -115,17 +118,19 @@ function AddressBlock() {
   );
 }
 
+const when = (at: unknown) => (typeof at === 'string' ? new Date(at).toLocaleString() : '—');
+
 export function OrderShow() {
   return (
     <Show>
       <SimpleShowLayout>
         <TextField source="number" />
         <TextField source="status" />
-        <Labeled label="Transitions">
-          <TransitionButtons />
-        </Labeled>
         <DateField source="createdAt" label="Placed" showTime />
         <TextField source="email" label="E-mail" />
+        <TransitionForm />
+        <PaymentForm />
+        <ShipmentForm />
         <Labeled label="Delivery address">
           <AddressBlock />
         </Labeled>
@@ -133,6 +138,14 @@ export function OrderShow() {
           <Datagrid bulkActionButtons={false} rowClick={false}>
             <TextField source="sku" label="SKU" />
             <TextField source="name" />
+            <FunctionField
+              label="Options"
+              render={(line: { options?: Record<string, string> }) =>
+                Object.entries(line.options ?? {})
+                  .map(([name, value]) => `${name}: ${value}`)
+                  .join(', ') || '—'
+              }
+            />
             <NumberField source="qty" label="Quantity" />
             <NumberField source="unitPrice" label="Unit price" options={money} />
             <NumberField source="vatRate" label="VAT %" />
@@ -150,27 +163,66 @@ export function OrderShow() {
         <FunctionField
           label="Totals"
           render={(order: { totals?: Record<string, unknown> }) => (
-            <Stack component="dl" sx={{ m: 0 }}>
-              {Object.entries(order.totals ?? {})
+            <Facts
+              entries={Object.entries(order.totals ?? {})
                 .filter(([, value]) => typeof value === 'number' || typeof value === 'string')
-                .map(([name, value]) => (
-                  <Stack key={name} direction="row" spacing={2}>
-                    <Typography component="dt" variant="body2" sx={{ minWidth: 180 }}>
-                      {name}
-                    </Typography>
-                    <Typography component="dd" variant="body2" sx={{ m: 0 }}>
-                      {String(value)}
-                    </Typography>
-                  </Stack>
-                ))}
-            </Stack>
+                .map(([name, value]) => [words(name), amount(value)])}
+            />
           )}
         />
         <NumberField source="total" options={money} />
         <TextField source="transport.name" label="Shipping" emptyText="—" />
-        <TextField source="payWay" label="Payment" emptyText="—" />
+        <TextField source="payWay" label="Payment method" emptyText="—" />
         <TextField source="couponCode" label="Coupon" emptyText="—" />
         <NumberField source="pointsSpent" label="Points spent" />
+        <FunctionField
+          label="Payment"
+          render={(order: Record<string, unknown>) => (
+            <Facts
+              entries={[
+                ['status', paymentLabel(order)],
+                ['paid', amount(order.paid)],
+                ['refunded', amount(order.refunded)],
+                ['paid at', when(order.paidAt)],
+              ]}
+            />
+          )}
+        />
+        <ArrayField source="shipments">
+          <Datagrid
+            bulkActionButtons={false}
+            rowClick={false}
+            empty={<Typography variant="body2">Not shipped yet.</Typography>}
+          >
+            <DateField source="at" label="Shipped" showTime />
+            <TextField source="carrier" />
+            <TextField source="trackingNumber" label="Tracking number" />
+            <UrlField source="trackingUrl" label="Tracking URL" emptyText="—" />
+          </Datagrid>
+        </ArrayField>
+        <ArrayField source="statusHistory" label="Status history">
+          <Datagrid bulkActionButtons={false} rowClick={false}>
+            <DateField source="at" label="When" showTime />
+            <TextField source="from" emptyText="—" />
+            <TextField source="to" />
+            <TextField source="by" label="By" />
+            <TextField source="reason" emptyText="—" />
+          </Datagrid>
+        </ArrayField>
+        <ArrayField source="returns">
+          <Datagrid
+            bulkActionButtons={false}
+            rowClick={false}
+            empty={<Typography variant="body2">No returns.</Typography>}
+          >
+            <DateField source="at" label="When" showTime />
+            <NumberField source="amount" label="Refunded" options={money} />
+            <NumberField source="points" label="Points back" />
+            <BooleanField source="restock" label="Restocked" />
+            <TextField source="reason" emptyText="—" />
+          </Datagrid>
+        </ArrayField>
+        <ReturnForm />
       </SimpleShowLayout>
     </Show>
   );

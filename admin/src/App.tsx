@@ -20,6 +20,7 @@ const screen = <Name extends string>(load: () => Promise<Record<Name, ComponentT
   lazyScreen(() => load().then((module) => ({ default: module[name] })));
 
 const products = () => import('./screens/products.tsx');
+const variants = () => import('./screens/variants.tsx');
 const categories = () => import('./screens/categories.tsx');
 const orders = () => import('./screens/orders.tsx');
 const customers = () => import('./screens/customers.tsx');
@@ -27,6 +28,8 @@ const promotions = () => import('./screens/promotions.tsx');
 const cms = () => import('./screens/cms.tsx');
 const system = () => import('./screens/system.tsx');
 const operations = () => import('./screens/operations.tsx');
+const reports = () => import('./screens/reports.tsx');
+const audit = () => import('./screens/audit.tsx');
 const Dashboard = screen(() => import('./screens/dashboard.tsx'), 'Dashboard');
 
 const client = createAdminClient(window.location.origin, window.localStorage);
@@ -61,6 +64,12 @@ export function App() {
         edit={screen(products, 'ProductEdit')}
         create={screen(products, 'ProductCreate')}
         recordRepresentation="name"
+      />
+      <Resource
+        name="variants"
+        edit={screen(variants, 'VariantEdit')}
+        create={screen(variants, 'VariantCreate')}
+        recordRepresentation="sku"
       />
       <Resource
         name="categories"
@@ -153,6 +162,8 @@ export function App() {
       <Resource name="webhookDeliveries" />
       <Resource name="mail" options={{ label: 'Mail outbox' }} list={screen(operations, 'MailList')} />
       <Resource name="loyaltyLedger" />
+      <Resource name="reports" options={{ label: 'Reports' }} list={screen(reports, 'Reports')} />
+      <Resource name="audit" options={{ label: 'Audit log' }} list={screen(audit, 'AuditList')} />
     </Admin>
   );
 }

@@ -65,6 +65,7 @@ export const RESOURCES: Record<string, ResourceAccess> = {
   },
   mail: { path: 'system/mail', read: [2, 3], write: [], sortable: false, idFilter: false },
   variants: { path: 'product/variant', read: 'any', write: [5], sortable: true, idFilter: true },
+  reports: { path: 'report/sales', read: [3, 7], write: [], sortable: false, idFilter: false },
   audit: { path: 'system/audit', read: [3], write: [], sortable: false, idFilter: false },
   loyaltyLedger: { path: 'loyalty/ledger', read: [3, 8], write: [3, 8], sortable: false, idFilter: false },
 };

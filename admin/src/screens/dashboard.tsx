@@ -1,5 +1,6 @@
 import { Box, Card, CardContent, CardHeader, Grid, Typography } from '@mui/material';
 import { Link, Title, useCanAccess, useGetList } from 'react-admin';
+import { isoDay, money, type SalesBucket, useReport } from './reports.tsx';
 
 interface OrderRow {
   id: number;
@@ -10,21 +11,12 @@ interface OrderRow {
   createdAt: string;
 }
 
-function startOfToday(): Date {
-  const day = new Date();
-  day.setHours(0, 0, 0, 0);
-  return day;
-}
-
 function startOfWeek(): Date {
-  const day = startOfToday();
+  const day = new Date();
   const sinceMonday = (day.getDay() + 6) % 7;
   day.setDate(day.getDate() - sinceMonday);
   return day;
 }
-
-const money = (amount: number) =>
-  amount.toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 function Figure({ label, value }: { label: string; value: string | number }) {
   return (
@@ -39,49 +31,55 @@ function Figure({ label, value }: { label: string; value: string | number }) {
   );
 }
 
-/** Orders and sales today and this week, from the newest page of orders (newest first). */
-function OrderFigures() {
-  const { data = [], isPending } = useGetList<OrderRow>('orders', { pagination: { page: 1, perPage: 100 } });
-  if (isPending) return <Typography>Loading orders…</Typography>;
-  const live = data.filter((order) => order.status !== 'cancelled');
-  const since = (from: Date) => live.filter((order) => new Date(order.createdAt) >= from);
-  const today = since(startOfToday());
-  const week = since(startOfWeek());
-  const sum = (orders: OrderRow[]) => money(orders.reduce((total, order) => total + order.total, 0));
+/** Orders and sales today and this week, from the sales report (days in the shop's time zone). */
+function SalesFigures() {
+  const today = isoDay(new Date());
+  const report = useReport<{ buckets: SalesBucket[] }>('sales', { from: isoDay(startOfWeek()), to: today });
+  if (report.error) return <Typography role="alert">{report.error}</Typography>;
+  if (report.loading) return <Typography>Loading sales…</Typography>;
+  const buckets = report.data?.buckets ?? [];
+  const todays = buckets.filter((bucket) => bucket.period === today);
+  const sum = (rows: SalesBucket[], field: 'orders' | 'gross') => rows.reduce((n, row) => n + row[field], 0);
   return (
-    <>
-      <Grid container spacing={2} sx={{ mb: 2 }}>
-        <Grid size={{ xs: 6, md: 3 }}>
-          <Figure label="Orders today" value={today.length} />
-        </Grid>
-        <Grid size={{ xs: 6, md: 3 }}>
-          <Figure label="Sales today" value={sum(today)} />
-        </Grid>
-        <Grid size={{ xs: 6, md: 3 }}>
-          <Figure label="Orders this week" value={week.length} />
-        </Grid>
-        <Grid size={{ xs: 6, md: 3 }}>
-          <Figure label="Sales this week" value={sum(week)} />
-        </Grid>
+    <Grid container spacing={2} sx={{ mb: 2 }}>
+      <Grid size={{ xs: 6, md: 3 }}>
+        <Figure label="Orders today" value={sum(todays, 'orders')} />
       </Grid>
-      <Card sx={{ mb: 2 }}>
-        <CardHeader title="Latest orders" titleTypographyProps={{ component: 'h2', variant: 'h6' }} />
-        <CardContent>
-          {data.length === 0 ? (
-            <Typography>No orders yet.</Typography>
-          ) : (
-            <ul>
-              {data.slice(0, 5).map((order) => (
-                <li key={order.id}>
-                  <Link to={`/orders/${order.id}/show`}>{order.number}</Link> · {order.status} ·{' '}
-                  {money(order.total)}
-                </li>
-              ))}
-            </ul>
-          )}
-        </CardContent>
-      </Card>
-    </>
+      <Grid size={{ xs: 6, md: 3 }}>
+        <Figure label="Sales today" value={money(sum(todays, 'gross'))} />
+      </Grid>
+      <Grid size={{ xs: 6, md: 3 }}>
+        <Figure label="Orders this week" value={sum(buckets, 'orders')} />
+      </Grid>
+      <Grid size={{ xs: 6, md: 3 }}>
+        <Figure label="Sales this week" value={money(sum(buckets, 'gross'))} />
+      </Grid>
+    </Grid>
+  );
+}
+
+function LatestOrders() {
+  const { data = [], isPending } = useGetList<OrderRow>('orders', { pagination: { page: 1, perPage: 5 } });
+  return (
+    <Card sx={{ mb: 2 }}>
+      <CardHeader title="Latest orders" titleTypographyProps={{ component: 'h2', variant: 'h6' }} />
+      <CardContent>
+        {isPending ? (
+          <Typography>Loading orders…</Typography>
+        ) : data.length === 0 ? (
+          <Typography>No orders yet.</Typography>
+        ) : (
+          <ul>
+            {data.map((order) => (
+              <li key={order.id}>
+                <Link to={`/orders/${order.id}/show`}>{order.number}</Link> · {order.status} · {order.email} ·{' '}
+                {money(order.total)}
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
   );
 }
 
@@ -129,11 +127,13 @@ function LowStock() {
 
 export function Dashboard() {
   const { canAccess: readsOrders } = useCanAccess({ resource: 'orders', action: 'list' });
+  const { canAccess: readsReports } = useCanAccess({ resource: 'reports', action: 'list' });
   return (
     <>
       <Title title="Dashboard" />
       <Box sx={{ mt: 2 }} />
-      {readsOrders && <OrderFigures />}
+      {readsReports && <SalesFigures />}
+      {readsOrders && <LatestOrders />}
       <LowStock />
     </>
   );

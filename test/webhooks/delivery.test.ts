@@ -19,6 +19,7 @@ interface Delivery {
   responseCode: number | null;
   nextAttemptAt: string | null;
   error: string | null;
+  history: { attempt: number; succeeded: boolean; responseCode: number | null; durationMs: number; endedAt: string }[];
 }
 interface Event {
   type: string;
@@ -112,6 +113,16 @@ describe('webhooks: signed deliveries through the job queue', () => {
       assert.equal(listed[0].attempts, 3);
       assert.equal(listed[0].responseCode, 200);
       assert.equal(listed[0].nextAttemptAt, null);
+      // Every attempt is in the history, oldest first, with what the receiver answered.
+      assert.deepEqual(
+        listed[0].history.map((a) => [a.attempt, a.succeeded, a.responseCode]),
+        [
+          [1, false, 500],
+          [2, false, 500],
+          [3, true, 200],
+        ],
+      );
+      assert.ok(listed[0].history.every((a) => a.durationMs >= 0 && !Number.isNaN(Date.parse(a.endedAt))));
     } finally {
       await receiver.close();
     }
@@ -144,6 +155,21 @@ describe('webhooks: signed deliveries through the job queue', () => {
       assert.equal(retried.statusCode, 202, retried.body);
       await receiver.until((all) => all.length >= 5);
       assert.equal(receiver.received[4].headers['webhook-id'], receiver.received[0].headers['webhook-id']);
+      for (let i = 0; i < 50; i++) {
+        listed = await deliveriesOf(hook.id);
+        if (listed[0]?.status === 'succeeded') break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.deepEqual(
+        listed[0].history.map((a) => [a.attempt, a.succeeded, a.responseCode]),
+        [
+          [1, false, 503],
+          [2, false, 503],
+          [3, false, 503],
+          [4, false, 503],
+          [5, true, 204],
+        ],
+      );
     } finally {
       await receiver.close();
     }

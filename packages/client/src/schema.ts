@@ -22098,6 +22098,18 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Every attempt so far, oldest first */
+                            history: {
+                                /** @description 1 for the first attempt; a manual retry counts on */
+                                attempt: number;
+                                succeeded: boolean;
+                                /** @description HTTP status, null without an answer */
+                                responseCode: number | null;
+                                durationMs: number;
+                                error: string | null;
+                                /** Format: date-time */
+                                endedAt: string;
+                            }[];
                         }[];
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -22240,6 +22252,18 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Every attempt so far, oldest first */
+                            history: {
+                                /** @description 1 for the first attempt; a manual retry counts on */
+                                attempt: number;
+                                succeeded: boolean;
+                                /** @description HTTP status, null without an answer */
+                                responseCode: number | null;
+                                durationMs: number;
+                                error: string | null;
+                                /** Format: date-time */
+                                endedAt: string;
+                            }[];
                         };
                     };
                 };

@@ -8,7 +8,7 @@ import { type Db, queryRows } from '../../db/client.ts';
 import { outbox } from '../events/outbox.tables.ts';
 import { jobIdOf, type Queue, retryDelayMs } from '../jobs/queue.ts';
 import { guardedLookup, isPrivateAddress } from './targets.ts';
-import { webhook, webhookDelivery } from './webhooks.tables.ts';
+import { webhook, webhookDelivery, webhookDeliveryAttempt } from './webhooks.tables.ts';
 
 export const DELIVERY_QUEUE = 'webhook-deliver';
 
@@ -198,18 +198,22 @@ export async function runDeliveryAttempt(
       : new Date(
           Date.now() + retryDelayMs(attempt, settings.retryBaseMs, settings.retryMaxMs, settings.maxAttempts),
         );
-  await db
-    .update(webhookDelivery)
-    .set({
-      status: outcome.ok ? 'succeeded' : dead ? 'dead' : 'pending',
-      jobQueued: false,
-      nextAttemptAt: next,
-      lastResponseCode: outcome.status,
-      lastDurationMs: outcome.durationMs,
-      lastError: outcome.error,
-      updatedAt: sql`now()`,
-    })
-    .where(eq(webhookDelivery.id, deliveryId));
+  // The delivery's latest state and the attempt's record, in one statement.
+  await queryRows(
+    db,
+    sql`with finished as (
+          update ${webhookDelivery}
+          set status = ${outcome.ok ? 'succeeded' : dead ? 'dead' : 'pending'}, job_queued = false,
+              next_attempt_at = ${next}, last_response_code = ${outcome.status},
+              last_duration_ms = ${outcome.durationMs}, last_error = ${outcome.error}, updated_at = now()
+          where id = ${deliveryId}
+          returning id)
+        insert into ${webhookDeliveryAttempt}
+          (delivery_id, attempt, succeeded, response_code, duration_ms, error)
+        select id, ${attempt}::int, ${outcome.ok}::boolean, ${outcome.status}::int, ${outcome.durationMs}::int,
+               ${outcome.error}::text
+        from finished`,
+  );
   if (next) await queueDeliveryJobs(db, queue, [{ id: deliveryId, attempts: attempt, nextAttemptAt: next }]);
 }
 

@@ -1,9 +1,10 @@
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { webhook, webhookDelivery } from './webhooks.tables.ts';
+import { webhook, webhookDelivery, webhookDeliveryAttempt } from './webhooks.tables.ts';
 
 export type WebhookRow = typeof webhook.$inferSelect;
 export type DeliveryRow = typeof webhookDelivery.$inferSelect;
+export type AttemptRow = typeof webhookDeliveryAttempt.$inferSelect;
 
 export async function insertWebhook(db: Db, values: typeof webhook.$inferInsert): Promise<WebhookRow> {
   const [row] = await db.insert(webhook).values(values).returning();
@@ -52,6 +53,16 @@ export async function pageDeliveries(db: Db, webhookId: number, limit: number, o
     .from(webhookDelivery)
     .where(eq(webhookDelivery.webhookId, webhookId));
   return { rows, total };
+}
+
+/** The attempts of a page of deliveries, oldest first (one statement for the page). */
+export async function attemptsOf(db: Db, deliveryIds: number[]): Promise<AttemptRow[]> {
+  if (deliveryIds.length === 0) return [];
+  return db
+    .select()
+    .from(webhookDeliveryAttempt)
+    .where(inArray(webhookDeliveryAttempt.deliveryId, deliveryIds))
+    .orderBy(asc(webhookDeliveryAttempt.deliveryId), asc(webhookDeliveryAttempt.id));
 }
 
 /**

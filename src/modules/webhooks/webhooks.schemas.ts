@@ -46,6 +46,15 @@ export const WebhookWithSecretJson = Type.Intersect([
   Type.Object({ secret: Type.String({ description: 'whsec_ + base64 key; shown only now' }) }),
 ]);
 
+export const DeliveryAttemptJson = Type.Object({
+  attempt: Type.Integer({ description: '1 for the first attempt; a manual retry counts on' }),
+  succeeded: Type.Boolean(),
+  responseCode: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status, null without an answer' }),
+  durationMs: Type.Integer(),
+  error: Type.Union([Type.String(), Type.Null()]),
+  endedAt: Type.String({ format: 'date-time' }),
+});
+
 export const DeliveryJson = Type.Object({
   id: Type.Integer(),
   webhookId: Type.Integer(),
@@ -61,6 +70,7 @@ export const DeliveryJson = Type.Object({
   nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
+  history: Type.Array(DeliveryAttemptJson, { description: 'Every attempt so far, oldest first' }),
 });
 
 export const WebhookParams = Type.Object({ id: Id });

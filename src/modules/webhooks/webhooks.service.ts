@@ -6,6 +6,8 @@ import { appliedPageSize, paginationOf } from '../../resources/pagination.ts';
 import { assertTargetUrl } from './targets.ts';
 import type { WebhookCreate, WebhookUpdate } from './webhooks.schemas.ts';
 import {
+  type AttemptRow,
+  attemptsOf,
   type DeliveryRow,
   deleteWebhook,
   findDelivery,
@@ -40,7 +42,18 @@ function webhookJson(row: WebhookRow) {
   };
 }
 
-function deliveryJson(row: DeliveryRow) {
+function attemptJson(row: AttemptRow) {
+  return {
+    attempt: row.attempt,
+    succeeded: row.succeeded,
+    responseCode: row.responseCode,
+    durationMs: row.durationMs,
+    error: row.error,
+    endedAt: row.endedAt.toISOString(),
+  };
+}
+
+function deliveryJson(row: DeliveryRow, history: AttemptRow[] = []) {
   return {
     id: row.id,
     webhookId: row.webhookId,
@@ -54,6 +67,7 @@ function deliveryJson(row: DeliveryRow) {
     nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    history: history.map(attemptJson),
   };
 }
 
@@ -121,16 +135,25 @@ export async function listDeliveries({ db }: Deps, id: number, query: { page?: n
   await existing(db, id);
   const { perPage, pageNumber, offset } = page(query);
   const { rows, total } = await pageDeliveries(db, id, perPage, offset);
+  const attempts = await attemptsOf(
+    db,
+    rows.map((row) => row.id),
+  );
   return {
     success: true as const,
-    data: rows.map(deliveryJson),
+    data: rows.map((row) =>
+      deliveryJson(
+        row,
+        attempts.filter((attempt) => attempt.deliveryId === row.id),
+      ),
+    ),
     pagination: paginationOf(pageNumber, perPage, total),
   };
 }
 
 export async function retryDelivery({ db }: Deps, id: number, deliveryId: number) {
   const row = await makeDeliveryDue(db, id, deliveryId);
-  if (row) return deliveryJson(row);
+  if (row) return deliveryJson(row, await attemptsOf(db, [row.id]));
   if (!(await findDelivery(db, id, deliveryId)))
     throw new AppError('NOT_FOUND', `no delivery ${deliveryId} of webhook ${id}`);
   throw new AppError('CONFLICT', 'this delivery is being sent right now');

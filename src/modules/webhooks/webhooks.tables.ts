@@ -58,3 +58,24 @@ export const webhookDelivery = pgTable(
     index('webhook_delivery_unqueued_idx').on(t.id).where(sql`not job_queued and status = 'pending'`),
   ],
 );
+
+/**
+ * Every attempt of a delivery, as it ended: the delivery row keeps only the latest, and
+ * `GET /rest/system/webhook/{id}/deliveries` answers each delivery's attempts from here.
+ */
+export const webhookDeliveryAttempt = pgTable(
+  'webhook_delivery_attempt',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deliveryId: bigint('delivery_id', { mode: 'number' })
+      .notNull()
+      .references(() => webhookDelivery.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    succeeded: boolean('succeeded').notNull(),
+    responseCode: integer('response_code'),
+    durationMs: integer('duration_ms').notNull(),
+    error: text('error'),
+    endedAt: timestamp('ended_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('webhook_delivery_attempt_delivery_idx').on(t.deliveryId, t.id)],
+);

@@ -4855,7 +4855,7 @@ export interface components {
             giftErrors?: {
                 giftId: number;
                 productId: number;
-                /** @description GIFT_UNKNOWN, GIFT_INACTIVE, GIFT_CART_EMPTY, GIFT_MIN_SUBTOTAL, GIFT_PRODUCT_NOT_ELIGIBLE or GIFT_QTY_EXCEEDED */
+                /** @description GIFT_UNKNOWN, GIFT_INACTIVE, GIFT_CART_EMPTY, GIFT_MIN_SUBTOTAL, GIFT_PRODUCT_NOT_ELIGIBLE, GIFT_VARIANT_REQUIRED (a product with several variants needs variantId) or GIFT_QTY_EXCEEDED */
                 reason: string;
             }[];
             /** @description Cart lines left out because their product is inactive or gone; place-order refuses them */

@@ -57,7 +57,7 @@ export const GiftErrorJson = Type.Object({
   productId: Type.Integer(),
   reason: Type.String({
     description:
-      'GIFT_UNKNOWN, GIFT_INACTIVE, GIFT_CART_EMPTY, GIFT_MIN_SUBTOTAL, GIFT_PRODUCT_NOT_ELIGIBLE or GIFT_QTY_EXCEEDED',
+      'GIFT_UNKNOWN, GIFT_INACTIVE, GIFT_CART_EMPTY, GIFT_MIN_SUBTOTAL, GIFT_PRODUCT_NOT_ELIGIBLE, GIFT_VARIANT_REQUIRED (a product with several variants needs variantId) or GIFT_QTY_EXCEEDED',
   }),
 });
 

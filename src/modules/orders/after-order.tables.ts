@@ -4,6 +4,7 @@ import {
   check,
   index,
   integer,
+  numeric,
   pgTable,
   primaryKey,
   serial,
@@ -86,6 +87,31 @@ export const orderReturnLines = pgTable(
     primaryKey({ name: 'order_return_line_pkey', columns: [t.returnId, t.orderLineId] }),
     index('order_return_line_line_idx').on(t.orderLineId),
     check('order_return_line_qty_check', sql`${t.qty} > 0`),
+  ],
+);
+
+/**
+ * Each order's VAT breakdown as rows (one per rate), with the order's time and whether it still
+ * counts (not cancelled): the sales report sums them over an index instead of unpacking every
+ * order's JSON. Written only by the triggers of drizzle/0019 (on insert of an order; `counted` goes
+ * false when the order is cancelled), never by the service.
+ */
+export const salesOrderVat = pgTable(
+  'sales_order_vat',
+  {
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => salesOrders.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    rate: numeric('rate', { precision: 5, scale: 2, mode: 'number' }).notNull(),
+    net: integer('net').notNull(),
+    vat: integer('vat').notNull(),
+    gross: integer('gross').notNull(),
+    counted: boolean('counted').notNull().default(true),
+  },
+  (t) => [
+    primaryKey({ name: 'sales_order_vat_pkey', columns: [t.orderId, t.rate] }),
+    index('sales_order_vat_created_idx').on(t.createdAt, t.rate, t.net, t.vat, t.gross, t.counted),
   ],
 );
 

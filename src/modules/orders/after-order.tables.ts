@@ -115,6 +115,42 @@ export const salesOrderVat = pgTable(
   ],
 );
 
+/**
+ * Each order's figures the sales report sums, as plain integers beside its time and whether it
+ * still counts: kept by the same triggers as sales_order_vat (drizzle/0021), read from the index
+ * alone, so the report's cost does not grow with the size of the orders' JSON.
+ */
+export const salesOrderFigures = pgTable(
+  'sales_order_figures',
+  {
+    orderId: integer('order_id')
+      .primaryKey()
+      .references(() => salesOrders.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    counted: boolean('counted').notNull(),
+    total: integer('total').notNull(),
+    items: integer('items').notNull(),
+    discounts: integer('discounts').notNull(),
+    shipping: integer('shipping').notNull(),
+    delivery: integer('delivery').notNull(),
+    giftPackaging: integer('gift_packaging').notNull(),
+    pointsCash: integer('points_cash').notNull(),
+  },
+  (t) => [
+    index('sales_order_figures_created_idx').on(
+      t.createdAt,
+      t.counted,
+      t.total,
+      t.items,
+      t.discounts,
+      t.shipping,
+      t.delivery,
+      t.giftPackaging,
+      t.pointsCash,
+    ),
+  ],
+);
+
 export type OrderStatusChangeRow = typeof orderStatusChanges.$inferSelect;
 export type ShipmentRow = typeof shipments.$inferSelect;
 export type OrderReturnRow = typeof orderReturns.$inferSelect;

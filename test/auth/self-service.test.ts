@@ -184,6 +184,34 @@ describe('customer self-service through HTTP and a real SMTP server', () => {
     }
   });
 
+  test('when e-mail verification is required and a verified customer changes the address, then the new one is confirmed before the next order', async () => {
+    await setStoredSetting(t.app.db, 'require_email_verification', true);
+    try {
+      const customer = await registerCustomer(t.app);
+      const first = await codeFrom(smtp, customer.email, /Confirm your e-mail address/, 2);
+      assert.equal((await post(t.app, '/rest/auth/customer/verify-email', { token: first })).statusCode, 200);
+      const newEmail = uniqueEmail('moved');
+      const changed = await patch(
+        t,
+        '/rest/auth/customer/me',
+        { email: newEmail, currentPassword: customer.password },
+        customer.access_token,
+      );
+      assert.equal(changed.statusCode, 200, changed.body);
+      const transportId = await makeTransport(t.app.db);
+      const product = await makeProduct(t.app.db);
+      await fillCart(t.app, { token: customer.access_token }, [[product, 1]]);
+      const refused = await placeOrder(t.app, { token: customer.access_token }, { transportId });
+      assert.equal(refused.json().error?.code, 'EMAIL_NOT_VERIFIED', refused.body);
+      const second = await codeFrom(smtp, newEmail, /Confirm your e-mail address/, 1);
+      assert.equal((await post(t.app, '/rest/auth/customer/verify-email', { token: second })).statusCode, 200);
+      const placed = await placeOrder(t.app, { token: customer.access_token }, { transportId });
+      assert.equal(placed.statusCode, 201, placed.body);
+    } finally {
+      await setStoredSetting(t.app.db, 'require_email_verification', false);
+    }
+  });
+
   test('when an admin changes the own password, then the old sessions end and the new password logs in; a configured admin gets 422', async () => {
     const username = uniqueEmail('admin');
     await t.app.db

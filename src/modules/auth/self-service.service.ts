@@ -75,8 +75,9 @@ async function useCode(db: Db, code: string, purpose: AccountTokenPurpose): Prom
 }
 
 /**
- * Called in the registration's transaction: with `require_email_verification` on, the customer
- * waits for confirmation before ordering, and the verification e-mail is written.
+ * Called in the transaction of a registration or of an e-mail change: with
+ * `require_email_verification` on, the customer (again) waits for confirmation of the address
+ * before ordering, and the verification e-mail is written to it.
  */
 export async function startEmailVerification(
   db: Db,
@@ -84,7 +85,10 @@ export async function startEmailVerification(
   customer: { id: number; email: string; firstName: string },
 ): Promise<void> {
   if (!(await getSetting(db, config, 'require_email_verification'))) return;
-  await db.insert(customerEmailVerification).values({ customerId: customer.id }).onConflictDoNothing();
+  await db
+    .insert(customerEmailVerification)
+    .values({ customerId: customer.id })
+    .onConflictDoUpdate({ target: customerEmailVerification.customerId, set: { verifiedAt: null } });
   const token = await issueCode(db, customer.id, 'email_verification', VERIFICATION_DAYS * 86_400_000);
   await writeMail(db, config, customer.email, {
     template: 'verification',
@@ -162,10 +166,20 @@ export async function updateOwnProfile(deps: AuthDeps, customerId: number, chang
   }
   if (Object.keys(values).length > 0) {
     try {
-      await deps.db
-        .update(customers)
-        .set({ ...values, updatedAt: sql`now()` })
-        .where(eq(customers.id, customerId));
+      await deps.db.transaction(async (tx) => {
+        await tx
+          .update(customers)
+          .set({ ...values, updatedAt: sql`now()` })
+          .where(eq(customers.id, customerId));
+        // A new address is confirmed like the first one was, when the shop asks for it.
+        if (values.email !== undefined) {
+          await startEmailVerification(tx, deps.config, {
+            id: customerId,
+            email: values.email,
+            firstName: values.firstName ?? customer.firstName,
+          });
+        }
+      });
     } catch (err) {
       if (isUniqueViolation(err))
         throw new AppError('EMAIL_TAKEN', 'this e-mail address is already registered');

@@ -59,6 +59,21 @@ export const catalogScenarios: Scenario[] = [
     name: 'product search q=, guest',
     seed,
     request: () => ({ path: '/rest/product/product?q=product%2012&limit=15' }),
+    target: { postgres: 0.04 },
+  },
+  {
+    group: 'catalog',
+    name: 'product facets, guest',
+    seed,
+    // Every visible product counted per brand, category, price and stock: the widest facets read.
+    request: () => ({ path: '/rest/product/product/facets' }),
+    target: { postgres: 0.02 },
+  },
+  {
+    group: 'catalog',
+    name: 'product facets q=, guest',
+    seed,
+    request: () => ({ path: '/rest/product/product/facets?q=product%2012' }),
   },
   {
     group: 'catalog',

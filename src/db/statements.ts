@@ -63,7 +63,10 @@ export function run<R>(
   name: string,
   build: Build<R>,
   values: Record<string, unknown> = {},
+  once = false,
 ): Promise<R> {
+  // Unnamed: planned for this execution and not kept, for a text seen once (a search's words).
+  if (once) return build(db).prepare('').execute(values);
   if (isTransaction(db)) return build(db).prepare(name).execute(values);
   return cached(db, name, () => build(db).prepare(name)).execute(values);
 }
@@ -84,9 +87,10 @@ export async function runJson<R extends Record<string, unknown>>(
   build: (db: Db) => Preparable<R[]> & { toSQL(): Query },
   columns: readonly (keyof R & string)[],
   values: Record<string, unknown> = {},
+  once = false,
 ): Promise<R[]> {
-  const engine = isTransaction(db) ? undefined : engines.get(db);
-  if (!engine) return run(db, name, build, values);
+  const engine = isTransaction(db) || once ? undefined : engines.get(db);
+  if (!engine) return run(db, name, build, values, once);
   const statement = cached(db, name, () => {
     const { sql: text, params } = build(db).toSQL();
     return {

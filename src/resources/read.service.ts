@@ -8,7 +8,16 @@ import { appliedPageSize, DEFAULT_PAGE_SIZE, paginationOf } from './pagination.t
 import { embedRelations, relationKeyFields } from './relations.ts';
 import { countRows, type PageRequest, type Row, selectPageWithState, selectRows } from './repo.ts';
 import { toJsonRows } from './rows.ts';
-import { jsonSelectionFor, orderFor, paramValues, rankFor, selectionFor, shapeKey, whereFor } from './sql.ts';
+import {
+  jsonSelectionFor,
+  orderFor,
+  paramValues,
+  rankFor,
+  searchOnce,
+  selectionFor,
+  shapeKey,
+  whereFor,
+} from './sql.ts';
 import { type ReadContext, type RequestContext, type Resource, scopeOf } from './types.ts';
 
 // The read use cases of every resource: list (page + exact total), item (first match) and
@@ -55,10 +64,12 @@ function pageOf(
       jsonSelection: jsonSelectionFor(resource, ctx, extra),
       where: whereFor(resource, ctx, query),
       order: orderFor(resource, query.sort, rankFor(resource, query)),
+      idsFirst: rankFor(resource, query) !== undefined,
     }),
     values: paramValues(ctx, query, resource),
     limit,
     offset,
+    once: searchOnce(resource, query.search),
   };
 }
 
@@ -144,6 +155,7 @@ function countOf(resource: Resource, ctx: ReadContext, query: ListQuery) {
     shape: shapeKey(resource, ctx, { ...query, sort: [], relevance: false }, []),
     where: () => whereFor(resource, ctx, query),
     values: paramValues(ctx, query, resource),
+    once: searchOnce(resource, query.search),
   };
 }
 

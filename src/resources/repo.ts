@@ -26,6 +26,43 @@ export interface PageParts {
   jsonSelection: Record<string, SQL.Aliased>;
   where: SQL | undefined;
   order: SQL[];
+  /**
+   * Pick the page's ids first, then render its rows: for an order by an expression (search
+   * relevance) the database would otherwise render every matching row before sorting them.
+   */
+  idsFirst?: boolean;
+}
+
+/** The rows of `parts` limited and offset as asked: the page itself, or only its ids first (idsFirst). */
+function pageRows(
+  db: Db,
+  resource: Resource,
+  parts: PageParts,
+  selection: Selection | PageParts['jsonSelection'],
+  limit: number,
+  offset: number,
+) {
+  if (!parts.idsFirst) {
+    return db
+      .select(selection)
+      .from(resource.def.table)
+      .where(parts.where)
+      .orderBy(...parts.order)
+      .limit(limit)
+      .offset(offset);
+  }
+  const ids = db
+    .select({ id: resource.idColumn })
+    .from(resource.def.table)
+    .where(parts.where)
+    .orderBy(...parts.order)
+    .limit(limit)
+    .offset(offset);
+  return db
+    .select(selection)
+    .from(resource.def.table)
+    .where(sql`${resource.idColumn} = any(array(${ids}))`)
+    .orderBy(...parts.order);
 }
 
 export interface PageRequest {
@@ -36,6 +73,8 @@ export interface PageRequest {
   values: Record<string, unknown>;
   limit: number;
   offset: number;
+  /** Run unnamed and not kept: the shape holds a value seen once (a search's words). */
+  once?: boolean;
 }
 
 /** The page statement with placeholders, unexecuted (tests EXPLAIN it through `.toSQL()`). */
@@ -45,21 +84,24 @@ export function pageQuery(
   parts: PageParts,
   selection: Selection | PageParts['jsonSelection'] = parts.selection,
 ) {
-  return db
-    .select(selection)
-    .from(resource.def.table)
-    .where(parts.where)
-    .orderBy(...parts.order)
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'));
+  return pageRows(
+    db,
+    resource,
+    parts,
+    selection,
+    sql.placeholder('limit') as unknown as number,
+    sql.placeholder('offset') as unknown as number,
+  );
 }
 
 export function selectRows(db: Db, resource: Resource, page: PageRequest): Promise<Row[]> {
-  return run(db, nameOf('page', page.shape), (on) => pageQuery(on, resource, page.build()), {
-    ...page.values,
-    limit: page.limit,
-    offset: page.offset,
-  }) as Promise<Row[]>;
+  return run(
+    db,
+    nameOf('page', page.shape),
+    (on) => pageQuery(on, resource, page.build()),
+    { ...page.values, limit: page.limit, offset: page.offset },
+    page.once,
+  ) as Promise<Row[]>;
 }
 
 /** A storefront list's read: the stored settings, the table versions and the page. */
@@ -93,13 +135,14 @@ export function statePageQuery(
 ) {
   const { perPage } = state;
   // The applied size and the offset are computed by the statement: (page - 1) × size.
-  const inner = db
-    .select(parts.jsonSelection)
-    .from(resource.def.table)
-    .where(parts.where)
-    .orderBy(...parts.order)
-    .limit(perPage as unknown as number)
-    .offset(sql`(${sql.placeholder('page')}::bigint - 1) * ${perPage}` as unknown as number);
+  const inner = pageRows(
+    db,
+    resource,
+    parts,
+    parts.jsonSelection,
+    perPage as unknown as number,
+    sql`(${sql.placeholder('page')}::bigint - 1) * ${perPage}` as unknown as number,
+  );
   return db
     .select({
       perPage: sql<number>`${perPage}`,
@@ -128,6 +171,7 @@ export async function selectPageWithState<A extends RowsAs>(
     (on) => statePageQuery(on, resource, page.build(), page.state(), rowsAs) as never,
     ['perPage', 'settings', 'versions', 'rows'],
     { ...page.values, limit: page.limit, page: page.pageNumber },
+    page.once,
   );
   return { ...read, perPage: Number(read.perPage) };
 }
@@ -142,13 +186,14 @@ export function countQuery(db: Db, resource: Resource, where: SQL | undefined) {
 export async function countRows(
   db: Db,
   resource: Resource,
-  count: { shape: string; where: () => SQL | undefined; values: Record<string, unknown> },
+  count: { shape: string; where: () => SQL | undefined; values: Record<string, unknown>; once?: boolean },
 ): Promise<number> {
   const rows = (await run(
     db,
     nameOf('count', count.shape),
     (on) => countQuery(on, resource, count.where()),
     count.values,
+    count.once,
   )) as { n: number }[];
   return rows[0]?.n ?? 0;
 }

@@ -178,6 +178,11 @@ export function rankFor(resource: Resource, query: Query & { relevance?: boolean
   return own.rank(own.parse(query.search).shape);
 }
 
+/** True when q's statements run unnamed (the resource's search puts q itself into the text). */
+export function searchOnce(resource: Resource, search: string | null): boolean {
+  return search !== null && resource.def.search?.parse(search).once === true;
+}
+
 /** What part of a statement's text q decides: the resource's search shape, or one ILIKE. */
 export function searchShape(resource: Resource, search: string | null): string {
   if (search === null) return '';

@@ -125,8 +125,11 @@ export type FilterWhere = (ctx: ReadContext, op: 'eq' | 'in', value: SQL, arg: S
  * of the generic ILIKE over the searchable fields. One text of q gives one shape and its values.
  */
 export interface SearchDef {
-  /** The statement shape q needs (e.g. how many words) and its placeholder values (named `q…`). */
-  parse(q: string): { shape: string; values: Record<string, unknown> };
+  /**
+   * The statement shape q needs (e.g. how many words) and its placeholder values (named `q…`);
+   * `once`: the shape holds q itself, so its statements run unnamed, never kept (src/db/statements.ts).
+   */
+  parse(q: string): { shape: string; values: Record<string, unknown>; once?: boolean };
   /** The condition of a shape, with the placeholders `parse` named. */
   where(shape: string): SQL;
   /** Relevance, higher first: the order when q is given without sort, or with sort=relevance. */

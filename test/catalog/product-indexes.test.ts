@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { eq, fillPlaceholders, sql } from 'drizzle-orm';
 import pg from 'pg';
-import { PLAN_CACHE_MODE, queryRows } from '../../src/db/client.ts';
+import { PLAN_CACHE_MODE, queryRows, RANDOM_PAGE_COST } from '../../src/db/client.ts';
 import type { Caller } from '../../src/http/access.ts';
 import { categories } from '../../src/modules/catalog/catalog.tables.ts';
 import { facetsQuery } from '../../src/modules/catalog/facets.ts';
@@ -26,7 +26,11 @@ import { testEngine } from '../helpers/database.ts';
 // framework's own statements (not hand-written ones) are EXPLAINed after ANALYZE.
 
 const PRODUCTS = 10_000;
-/** Words of the product names, each in some 5 % of them, for the search plans. */
+/**
+ * Words of the product names for the search plans, each in about 1 % of the products (what a
+ * search usually finds); the other products say "item".
+ */
+const wordOf = (k: number) => (k % 300 < 20 ? WORDS[k % 300] : 'item');
 const WORDS = [
   'espresso',
   'lavazza',
@@ -81,8 +85,8 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
     await insertProducts(db, PRODUCTS, (i) => ({
       sku: `IDX-${i}`,
       slug: `idx-${i}`,
-      name: `Product ${(i * 7919) % PRODUCTS} ${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]}`,
-      description: `A ${WORDS[(i * 13) % WORDS.length]} for every day`,
+      name: `Product ${(i * 7919) % PRODUCTS} ${wordOf(i)} ${wordOf(i * 7 + 3)}`,
+      description: `A ${wordOf(i * 13 + 5)} for every day`,
       price: (i * 7919) % 100_000,
       brand: `Brand ${i % 40}`,
       categoryId: cats[i % 50].id,
@@ -121,6 +125,7 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
     }
     const name = `plan_${++prepared}`;
     await client.query(`set plan_cache_mode = ${PLAN_CACHE_MODE}`);
+    await client.query(`set random_page_cost = ${RANDOM_PAGE_COST}`);
     await client.query(`prepare ${name} as ${text}`);
     try {
       const args = params.length ? `(${params.map(literal).join(', ')})` : '';
@@ -134,6 +139,8 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
   test('when the service runs a statement, then its connection plans prepared statements generically', async () => {
     const [row] = await queryRows<{ plan_cache_mode: string }>(t.database.db, sql`show plan_cache_mode`);
     assert.equal(row.plan_cache_mode, PLAN_CACHE_MODE);
+    const [cost] = await queryRows<{ random_page_cost: string }>(t.database.db, sql`show random_page_cost`);
+    assert.equal(cost.random_page_cost, RANDOM_PAGE_COST);
   });
 
   const cases: [string, Record<string, unknown>][] = [

@@ -6,6 +6,7 @@ import {
   filterConditions,
   paramValues,
   searchCondition,
+  searchOnce,
   searchShape,
   visibility,
 } from '../../resources/sql.ts';
@@ -140,6 +141,7 @@ export async function productFacets(rctx: RequestContext, raw: Record<string, un
     (db) => facetsQuery(db, ctx, query.filters, query.search) as never,
     ['facets'],
     values,
+    searchOnce(productResource, query.search),
   );
   return row.facets;
 }

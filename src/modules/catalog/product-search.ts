@@ -6,7 +6,7 @@ import { products } from './catalog.tables.ts';
 // sku and description, lower-cased and accent-folded by the database), in any order. A word
 // matches as a substring (`like`, GIN trigram index) or, a word of five letters or more, by pg_trgm word
 // similarity (`%>`, the same index; threshold in src/db/client.ts), which tolerates one typo.
-// Results rank by how well q matches the name first, then the whole text.
+// Results rank by where the words are found: the name first, then anywhere, typos last.
 
 /** Words past this many are ignored: each one is a condition of its own. */
 export const MAX_SEARCH_WORDS = 8;
@@ -31,40 +31,83 @@ export function searchWords(q: string): string[] {
   return q.split(/\s+/u).filter(Boolean).slice(0, MAX_SEARCH_WORDS);
 }
 
-/** Lower case and no accents, the same way search_text was made. */
-function folded(value: SQL): SQL {
-  return sql`shop_unaccent(lower(${value}))`;
+/** Letters NFD does not take apart that unaccent (the database's folding) spells out. */
+const SPELLED_OUT: Record<string, string> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ħ: 'h',
+  ı: 'i',
+};
+
+/**
+ * q in lower case without accents, as search_text holds its text (lower, then unaccent): folded
+ * here, so the statement compares search_text with plain values, which keeps the trigram index
+ * usable in a generic plan and folds nothing per row (docs/catalog.md).
+ */
+export function foldForSearch(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{Mn}/gu, '')
+    .replace(/[ßæœøłđðþħı]/g, (c) => SPELLED_OUT[c])
+    .normalize('NFC');
 }
 
-/** One condition per word; the shape says which words may carry a typo ('f') and which must match as written ('x'). */
+/**
+ * A search word as an SQL string literal. Search statements carry q as literals, not parameters:
+ * planned with the words themselves, PostgreSQL reads the trigram index for a selective word and
+ * the table for one most products hold (a generic plan cannot tell them apart). They run unnamed
+ * (`once`), so no statement is kept per text of q (docs/catalog.md).
+ */
+function literal(text: string): SQL {
+  return sql.raw(`'${text.replace(/\0/g, '').replace(/'/g, "''")}'`);
+}
+
+interface Parsed {
+  words: string[];
+}
+
+function wordsOf(shape: string): string[] {
+  return (JSON.parse(shape) as Parsed).words;
+}
+
+/** One condition per word: as written (`like`), or for a word that may carry a typo, also near it (`%>`). */
 function where(shape: string): SQL {
-  const words = [...shape].map((kind, i) => {
-    const like = sql`${products.searchText} like ${folded(sql`${sql.placeholder(`ql${i}`)}::text`)}`;
-    if (kind !== 'f') return like;
-    const near = sql`${products.searchText} %> ${folded(sql`${sql.placeholder(`qw${i}`)}::text`)}`;
-    return sql`(${like} or ${near})`;
+  const conditions = wordsOf(shape).map((word) => {
+    const like = sql`${products.searchText} like ${literal(likePattern(word))}`;
+    if (!mayCarryTypo(word)) return like;
+    return sql`(${like} or ${products.searchText} %> ${literal(word)})`;
   });
-  return sql.join(words, sql` and `);
+  return sql.join(conditions, sql` and `);
 }
 
-function rank(): SQL {
-  const q = folded(sql`${sql.placeholder('qa')}::text`);
-  return sql`(2 * word_similarity(${q}, ${folded(sql`${products.name}`)}) + word_similarity(${q}, ${products.searchText}))`;
+/**
+ * Relevance from substring positions (cheap enough to rank thousands of matches per request): a
+ * word scores 3 when the name holds it (the start of search_text, so no row is folded again) and
+ * 1 when only the rest does; a word found only through its typo scores 0. q found as a phrase
+ * adds 1, and a shorter name wins a tie.
+ */
+function rank(shape: string): SQL {
+  const words = wordsOf(shape);
+  const text = products.searchText;
+  const terms = words.map((word) => {
+    const at = sql`strpos(${text}, ${literal(word)})`;
+    return sql`(case when ${at} = 0 then 0 when ${at} <= length(${products.name}) then 3 else 1 end)`;
+  });
+  const phrase = sql`(strpos(${text}, ${literal(words.join(' '))}) > 0)::int`;
+  return sql`(${sql.join([...terms, phrase], sql` + `)} - length(${products.name}) / 100000.0)`;
 }
 
 export const productSearch: SearchDef = {
   parse(q) {
-    const words = searchWords(q);
-    const values: Record<string, unknown> = { qa: words.join(' ') };
-    let shape = '';
-    words.forEach((word, i) => {
-      values[`ql${i}`] = likePattern(word);
-      if (mayCarryTypo(word)) {
-        values[`qw${i}`] = word;
-        shape += 'f';
-      } else shape += 'x';
-    });
-    return { shape, values };
+    const words = searchWords(foldForSearch(q));
+    return { shape: JSON.stringify({ words } satisfies Parsed), values: {}, once: true };
   },
   where,
   rank,

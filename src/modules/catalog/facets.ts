@@ -95,7 +95,8 @@ export function facetsQuery(db: Db, ctx: ReadContext, filters: readonly Filter[]
     ...optionFlags,
   ];
   const matched = sql`select ${products.id} as id, ${products.brand} as brand, ${products.categoryId} as category_id,
-      ${products.price} as price, ${products.inStock} as in_stock, ${sql.join(columns, sql`, `)}
+      ${products.price} as price, ${products.inStock} as in_stock,
+      jsonb_array_length(${products.options}) > 0 as has_options, ${sql.join(columns, sql`, `)}
     from ${products} where ${where ?? sql`true`}`;
   const limit = sql.raw(String(MAX_FACET_VALUES));
   const activeCategory = ctx.scope === 'backend' ? sql`true` : sql`c.active`;
@@ -114,7 +115,7 @@ export function facetsQuery(db: Db, ctx: ReadContext, filters: readonly Filter[]
       'options', (select coalesce(json_object_agg(o.name, o.vals order by o.name), '{}'::json) from (
           select x.name, json_agg(json_build_object('value', x.value, 'count', x.n) order by x.n desc, x.value) as vals
           from (select kv.key as name, kv.value, count(distinct m.id) as n
-                from m join ${productVariants} v on v.product_id = m.id and v.active
+                from m join ${productVariants} v on m.has_options and v.product_id = m.id and v.active
                 cross join jsonb_each_text(v.options) kv
                 where ${othersHold(flags, null)} and ${otherOptionsHold(flags)}
                 group by kv.key, kv.value) x

@@ -90,7 +90,7 @@ export const PLAN_CACHE_MODE = 'force_generic_plan';
  * Catalog search tolerates one typo in a word of five letters or more through pg_trgm's word
  * similarity (`%>`, index-driven). Its default threshold 0.6 misses most single typos: a changed
  * middle letter of a five-letter word scores 0.33 (grind/grand), a swap 0.44 (epsresso); 0.3
- * finds them (docs/catalog.md).
+ * finds them (docs/discovery.md).
  */
 export const WORD_SIMILARITY_THRESHOLD = '0.3';
 /**

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { body, startTestApp, type TestApp } from '../helpers/app.ts';
 import { adminHeaders, createCategory, createProduct, unique } from '../helpers/catalog-factories.ts';
 
-// Catalog discovery through HTTP (CONTRACT §11 "Categories" and "Discovery"): the category
+// Catalog discovery through HTTP (docs/discovery.md): the category
 // subtree filter and breadcrumbs, the stock and sale filters, search (every word, any order,
 // case, accents, one typo, relevance) and the facet counts.
 

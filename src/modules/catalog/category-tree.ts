@@ -5,7 +5,7 @@ import type { ReadContext } from '../../resources/index.ts';
 // The category tree in SQL: a category's subtree (categoryId=N matches N and every descendant)
 // and its ancestors (the breadcrumb `path`). Both walk category.parent_id (index
 // category_parent_idx) with a bound on depth, so a corrupt cycle cannot loop; the product side
-// is then an index scan of product_category_idx over the subtree's ids (docs/catalog.md).
+// is then an index scan of product_category_idx over the subtree's ids (docs/discovery.md).
 
 const MAX_DEPTH = 100;
 

@@ -15,7 +15,7 @@ import { type ReadContext, type RequestContext, scopeOf } from '../../resources/
 import { products, productVariants } from './catalog.tables.ts';
 import { productResource } from './product.resource.ts';
 
-// Facet counts for the product list (CONTRACT §11 "Discovery", docs/catalog.md): one statement
+// Facet counts for the product list (docs/discovery.md): one statement
 // takes the list's filters and q and answers every facet. The products that pass the caller's
 // visibility, q and the filters no facet owns are read once (a materialized CTE, through the
 // trigram index when q is given); each of them carries one flag per facet-owned filter, and every

@@ -3,7 +3,7 @@ import { filterParam, parseBoolean, type FilterWhere } from '../../resources/ind
 import { categories, products, productVariants } from './catalog.tables.ts';
 import { subtreeIds } from './category-tree.ts';
 
-// The product list's filters beyond `column = value` (CONTRACT §11 "Discovery"); declared on the
+// The product list's filters beyond `column = value` (docs/discovery.md); declared on the
 // product resource, so the query schema, the statement shapes and the cached totals follow.
 
 /** categoryId=N: products of N and of every category below it. */

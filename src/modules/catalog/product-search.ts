@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { SearchDef } from '../../resources/index.ts';
 import { products } from './catalog.tables.ts';
 
-// Product search (docs/catalog.md): every word of q must match product.search_text (name, brand,
+// Product search (docs/discovery.md): every word of q must match product.search_text (name, brand,
 // sku and description, lower-cased and accent-folded by the database), in any order. A word
 // matches as a substring (`like`, GIN trigram index) or, a word of five letters or more, by pg_trgm word
 // similarity (`%>`, the same index; threshold in src/db/client.ts), which tolerates one typo.
@@ -48,7 +48,7 @@ const SPELLED_OUT: Record<string, string> = {
 /**
  * q in lower case without accents, as search_text holds its text (lower, then unaccent): folded
  * here, so the statement compares search_text with plain values, which keeps the trigram index
- * usable in a generic plan and folds nothing per row (docs/catalog.md).
+ * usable in a generic plan and folds nothing per row (docs/discovery.md).
  */
 export function foldForSearch(text: string): string {
   return text
@@ -63,7 +63,7 @@ export function foldForSearch(text: string): string {
  * A search word as an SQL string literal. Search statements carry q as literals, not parameters:
  * planned with the words themselves, PostgreSQL reads the trigram index for a selective word and
  * the table for one most products hold (a generic plan cannot tell them apart). They run unnamed
- * (`once`), so no statement is kept per text of q (docs/catalog.md).
+ * (`once`), so no statement is kept per text of q (docs/discovery.md).
  */
 function literal(text: string): SQL {
   return sql.raw(`'${text.replace(/\0/g, '').replace(/'/g, "''")}'`);

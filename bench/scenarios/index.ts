@@ -1,7 +1,13 @@
 import { catalogScenarios } from './catalog.ts';
 import { checkoutScenarios } from './checkout.ts';
 import { platformScenarios } from './platform.ts';
+import { reportScenarios } from './reports.ts';
 import type { Scenario } from './types.ts';
 
 /** Every benchmark scenario; modules add theirs here. */
-export const scenarios: Scenario[] = [...platformScenarios, ...catalogScenarios, ...checkoutScenarios];
+export const scenarios: Scenario[] = [
+  ...platformScenarios,
+  ...catalogScenarios,
+  ...checkoutScenarios,
+  ...reportScenarios,
+];

@@ -5,13 +5,13 @@ import type { Db } from '../../src/db/client.ts';
 // for the export memory test and the report and order-list benchmarks. Every order is consistent
 // with itself: two lines (24 % and 13 % VAT), shipping 4.90 at 24 %, a 2.00 coupon on every
 // seventh, total = lines + shipping − coupon, and the VAT breakdown sums to the total. Orders are
-// spread over the `days` before now, statuses in turn.
+// spread evenly over the `days` before now, later ids later (as placed), statuses in turn.
 
 export async function seedOrders(db: Db, count: number, days = 365): Promise<void> {
   // In slices: every order fires the trigger that keeps its report rows (drizzle/0021), and one
   // statement must stay within the service's statement timeout.
   for (let first = 1; first <= count; first += SLICE) {
-    await seedSlice(db, first, Math.min(count, first + SLICE - 1), days);
+    await seedSlice(db, first, Math.min(count, first + SLICE - 1), count, days);
   }
   await db.execute(sql`
     insert into sales_order_line (order_id, product_id, sku, name, unit_price, qty, vat_rate, line_total)
@@ -28,12 +28,12 @@ export async function seedOrders(db: Db, count: number, days = 365): Promise<voi
 
 const SLICE = 10_000;
 
-async function seedSlice(db: Db, first: number, last: number, days: number): Promise<void> {
+async function seedSlice(db: Db, first: number, last: number, count: number, days: number): Promise<void> {
   await db.execute(sql`
     with s as (
       select g, 1000 + (g * 7919) % 5000 as a, 500 + ((g::bigint * 104729) % 700)::int as b,
         case when g % 7 = 0 then 200 else 0 end as c,
-        now() - ((g % ${days}) * interval '1 day') - (((g * 37) % 86400) * interval '1 second') as at
+        now() - (${count}::int - g) * (${days}::int * interval '1 day' / ${count}::int) as at
       from generate_series(${first}::int, ${last}::int) g
     ), f as (
       select *, a + 490 - c as hi, round(b * 13 / 113.0)::int as vat13, round((a + 490 - c) * 24 / 124.0)::int as vat24

@@ -157,7 +157,9 @@ export async function pageOrders(
     .select()
     .from(salesOrders)
     .where(where)
-    .orderBy(desc(salesOrders.id))
+    // Newest first by time, then id: with a status filter the (status, created_at) index gives the
+    // order directly, so the prepared (generic) plan reads one page, not every match and a sort.
+    .orderBy(desc(salesOrders.createdAt), desc(salesOrders.id))
     .limit(q.limit)
     .offset(q.offset);
   const counted = await db.select({ n: sql<number>`count(*)::int` }).from(salesOrders).where(where);

@@ -32,7 +32,7 @@ interface Order {
   totals: { couponDiscount: number; pointsCash: number; shippingCost: number };
   pointsSpent: number;
   lines: OrderLine[];
-  statusHistory: { from: string | null; to: string; by: string; reason: string | null }[];
+  statusHistory: { from: string | null; to: string; at: string; by: string; reason: string | null }[];
   shipments: { carrier: string; trackingNumber: string; trackingUrl: string | null }[];
   returns: {
     amount: number;

@@ -77,7 +77,7 @@ describe(`returns over random orders through HTTP (FC_SEED=${seed})`, () => {
   test('when every unit comes back in random returns, then refunds never pass what was paid and end at each line’s exact share', async () => {
     await fc.assert(
       fc.asyncProperty(anOrder, async (spec) => {
-        const products = [];
+        const products: number[] = [];
         for (const l of spec.lines)
           products.push(await makeProduct(t.app.db, { price: l.price, vatRate: l.vatRate }));
         const customer = await makeCustomer(t.app, spec.points);

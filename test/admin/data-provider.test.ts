@@ -9,7 +9,7 @@ import { createAdminClient, createAuthProvider, type SessionStore } from '../../
 import { type ApiError, createDataProvider, listQuery } from '../../admin/src/data-provider.ts';
 import { RESOURCES } from '../../admin/src/resources.ts';
 import { startTestApp, TEST_SECRET, type TestApp } from '../helpers/app.ts';
-import { makeCustomer } from '../checkout/fixtures.ts';
+import { call, makeCustomer, makeTransport, placeOrder } from '../checkout/fixtures.ts';
 
 const ROOT = { username: 'root@example.com', password: 'root-password-1', name: 'Root', roles: [1] };
 const PRODUCTS_ONLY = {
@@ -197,6 +197,92 @@ describe('admin data provider against a started service', () => {
     assert.deepEqual(deliveries, { data: [], total: 0 });
     const outbox = await data.getList('mail', { pagination: { page: 1, perPage: 5 } });
     assert.ok(Array.isArray(outbox.data));
+  });
+
+  test('variants, the order moves and the reports go through the provider', async () => {
+    const { data } = await loggedIn(ROOT);
+    const made = await data.create('products', {
+      data: {
+        name: 'Provider Mug',
+        sku: 'PROV-MUG',
+        price: 10,
+        options: [{ name: 'Size', values: ['S', 'M'] }],
+        variants: [
+          { sku: 'PROV-MUG-S', options: { Size: 'S' }, stockQty: 3 },
+          { sku: 'PROV-MUG-M', options: { Size: 'M' }, price: 12, stockQty: 5 },
+        ],
+      },
+    });
+    const variants = await data.getManyReference('variants', {
+      target: 'productId',
+      id: made.data.id,
+      pagination: { page: 1, perPage: 10 },
+      sort: { field: 'position', order: 'ASC' },
+    });
+    assert.deepEqual(
+      variants.data.map((v) => [v.sku, v.price, v.stockQty]),
+      [
+        ['PROV-MUG-S', null, 3],
+        ['PROV-MUG-M', 12, 5],
+      ],
+    );
+    const medium = variants.data[1];
+    await data.update('variants', { id: medium.id, data: { ...medium, price: 13 }, previousData: medium });
+    const history = await data.getList('audit', {
+      pagination: { page: 1, perPage: 10 },
+      filter: { entity: 'variant', entityId: String(medium.id) },
+    });
+    assert.deepEqual(history.data[0].changes, { price: { before: 12, after: 13 } });
+
+    const customer = await makeCustomer(t.app);
+    const added = await call(
+      t.app,
+      'POST',
+      '/rest/cart/items',
+      { token: customer.token },
+      {
+        variantId: medium.id,
+        qty: 2,
+      },
+    );
+    assert.equal(added.statusCode, 200, added.body);
+    const placed = await placeOrder(
+      t.app,
+      { token: customer.token },
+      { transportId: await makeTransport(t.app.db) },
+    );
+    assert.equal(placed.statusCode, 201, placed.body);
+    const number = placed.json().data.number as string;
+    const found = await data.getList('orders', { pagination: { page: 1, perPage: 5 }, filter: { number } });
+    assert.deepEqual(
+      found.data.map((o) => o.number),
+      [number],
+    );
+    const id = found.data[0].id;
+    await data.transitionOrder(id, 'confirmed', 'Checked by phone');
+    await data.markOrderPaid(id, 'BANK-42');
+    const shipped = await data.shipOrder(id, { carrier: 'ELTA', trackingNumber: 'EL1GR' });
+    assert.equal(shipped.data.status, 'shipped');
+    assert.equal(shipped.data.paymentStatus, 'paid');
+    const line = (shipped.data.lines as { id: number }[])[0];
+    const returned = await data.returnOrderLines(id, {
+      lines: [{ orderLineId: line.id, qty: 1 }],
+      restock: true,
+      reason: 'Too small',
+    });
+    assert.equal(returned.data.paymentStatus, 'partially_refunded');
+    assert.equal((await data.getOne('variants', { id: medium.id })).data.stockQty, 4);
+    const history2 = returned.data.statusHistory as { to: string; reason: string | null }[];
+    assert.deepEqual(history2.map((h) => [h.to, h.reason]).slice(1), [
+      ['confirmed', 'Checked by phone'],
+      ['shipped', null],
+    ]);
+
+    const sales = await data.report('sales', { interval: 'month' });
+    assert.ok((sales.data.buckets as { orders: number }[]).some((b) => b.orders >= 1));
+    const csv = await data.reportCsv('top-products');
+    assert.match(csv.split('\n')[0], /sku/i);
+    assert.match(csv, /PROV-MUG-M/);
   });
 
   test('an expired access token is refreshed once and the call goes through', async () => {

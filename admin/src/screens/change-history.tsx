@@ -25,7 +25,7 @@ export function ChangeHistory({ entity, entityId }: { entity: string; entityId: 
   if (!canAccess) return null;
   return (
     <Card component="section" aria-label="Price and stock history" sx={{ mt: 2 }}>
-      <CardHeader title="Price and stock history" titleTypographyProps={{ component: 'h2', variant: 'h6' }} />
+      <CardHeader title="Price and stock history" slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
       <CardContent>
         {isPending ? (
           <Typography>Loading…</Typography>

@@ -62,7 +62,7 @@ function LatestOrders() {
   const { data = [], isPending } = useGetList<OrderRow>('orders', { pagination: { page: 1, perPage: 5 } });
   return (
     <Card sx={{ mb: 2 }}>
-      <CardHeader title="Latest orders" titleTypographyProps={{ component: 'h2', variant: 'h6' }} />
+      <CardHeader title="Latest orders" slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
       <CardContent>
         {isPending ? (
           <Typography>Loading orders…</Typography>
@@ -104,7 +104,7 @@ function LowStock() {
     <Card>
       <CardHeader
         title={`Low stock (5 or fewer)${total ? `: ${total}` : ''}`}
-        titleTypographyProps={{ component: 'h2', variant: 'h6' }}
+        slotProps={{ title: { component: 'h2', variant: 'h6' } }}
       />
       <CardContent>
         {isPending ? (

@@ -197,7 +197,7 @@ function VariantsPanel() {
       </Typography>
       <ReferenceManyField reference="variants" target="productId" sort={{ field: 'position', order: 'ASC' }}>
         <Datagrid rowClick="edit" bulkActionButtons={false}>
-          <TextField source="sku" label="SKU" />
+          <TextField source="sku" label="SKU" sortable={false} />
           <FunctionField
             label="Options"
             render={(variant: { options?: Record<string, string> }) =>
@@ -207,8 +207,8 @@ function VariantsPanel() {
             }
           />
           <NumberField source="price" options={{ minimumFractionDigits: 2 }} emptyText="(product's)" />
-          <NumberField source="stockQty" label="Stock" />
-          <BooleanField source="active" />
+          <NumberField source="stockQty" label="Stock" sortable={false} />
+          <BooleanField source="active" sortable={false} />
         </Datagrid>
       </ReferenceManyField>
       {hasOptions && (

@@ -88,7 +88,7 @@ function CsvButton({ name, query, label }: { name: string; query: Record<string,
 function ReportCard({ title, action, children }: { title: string; action: ReactNode; children: ReactNode }) {
   return (
     <Card component="section" aria-label={title} sx={{ mb: 2 }}>
-      <CardHeader title={title} titleTypographyProps={{ component: 'h2', variant: 'h6' }} action={action} />
+      <CardHeader title={title} slotProps={{ title: { component: 'h2', variant: 'h6' } }} action={action} />
       <CardContent>{children}</CardContent>
     </Card>
   );

@@ -5,13 +5,14 @@
 // ADMIN_SCREENSHOTS=docs/admin also writes a PNG of each screen there.
 import assert from 'node:assert/strict';
 import { mkdirSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { findAdminBuild } from '../../../src/modules/admin-ui/admin-ui.routes.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { call, fillCart, makeCustomer, makeTransport, placeOrder } from '../../checkout/fixtures.ts';
+import { call, makeCustomer, makeTransport, placeOrder } from '../../checkout/fixtures.ts';
 import {
   type AxeViolation,
   axeViolations,
@@ -130,49 +131,117 @@ describe('back office in Chromium', { skip: missing ?? false }, () => {
     await page.context().close();
   });
 
-  test('log in, create a product, confirm and ship an order placed through the API, and see the stock', async () => {
+  test('log in, create a product with two variants, confirm and ship an order placed through the API, and see the stock', async () => {
     const page = await newPage();
     await logIn(page, ADMIN);
     await checkScreen(page, 'dashboard');
 
-    // A product, created in the form by keyboard.
+    // A product with a Size option and two variants, created in the form.
     await page.goto(`${base}/admin/#/products/create`);
-    await page.getByLabel('Name').first().fill('E2E Espresso');
-    await page.getByLabel('SKU').first().fill('E2E-ESP-1');
-    await page.getByLabel('Price (gross)').fill('12.5');
-    await page.getByLabel('Stock').first().fill('10');
+    await page.locator('input[name="name"]').fill('E2E Mug');
+    await page.locator('input[name="sku"]').fill('E2E-MUG');
+    await page.locator('input[name="price"]').fill('12.5');
+    await page.locator('.ra-input-options .button-add').click();
+    await page.locator('input[name="options.0.name"]').fill('Size');
+    await page.locator('input[name="options.0.values"]').fill('S, M');
+    const addVariant = page.locator('.ra-input-variants .button-add');
+    await addVariant.click();
+    await addVariant.click();
+    for (const [row, size, stock] of [
+      [0, 'S', '4'],
+      [1, 'M', '10'],
+    ] as const) {
+      await page.locator(`input[name="variants.${row}.sku"]`).fill(`E2E-MUG-${size}`);
+      await page
+        .locator('.ra-input-variants .RaSimpleFormIterator-line')
+        .nth(row)
+        .getByRole('combobox')
+        .click();
+      await page.getByRole('option', { name: size, exact: true }).click();
+      await page.locator(`input[name="variants.${row}.stockQty"]`).fill(stock);
+    }
+    await checkScreen(page, 'product-create');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/#\/products\/\d+$/);
     const productId = Number(page.url().split('/').pop());
-    const stored = await call(t.app, 'GET', `/rest/product/product/${productId}`, {});
-    assert.equal(stored.json().data.name, 'E2E Espresso');
+    const stored = await call(t.app, 'GET', `/rest/product/variant?productId=${productId}&sort=position`, {});
+    const made = stored.json().data as { id: number; sku: string; options: Record<string, string> }[];
+    assert.deepEqual(
+      made.map((v) => [v.sku, v.options]),
+      [
+        ['E2E-MUG-S', { Size: 'S' }],
+        ['E2E-MUG-M', { Size: 'M' }],
+      ],
+    );
+    const medium = made[1];
+    // The product's page lists both variants.
+    await page.getByText('E2E-MUG-S', { exact: true }).waitFor();
+    await page.getByText('E2E-MUG-M', { exact: true }).waitFor();
+    await checkScreen(page, 'product-edit');
 
     await page.goto(`${base}/admin/#/products`);
-    await page.getByText('E2E-ESP-1', { exact: true }).waitFor();
+    await page.getByText('E2E-MUG', { exact: true }).waitFor();
     await checkScreen(page, 'products');
 
-    // An order for two of them, placed through the API by a customer.
+    // An order for two of the M variant, placed through the API by a customer.
     const transportId = await makeTransport(t.app.db);
     const customer = await makeCustomer(t.app);
-    await fillCart(t.app, { token: customer.token }, [[productId, 2]]);
+    const added = await call(
+      t.app,
+      'POST',
+      '/rest/cart/items',
+      { token: customer.token },
+      {
+        variantId: medium.id,
+        qty: 2,
+      },
+    );
+    assert.equal(added.statusCode, 200, added.body);
     const placed = await placeOrder(t.app, { token: customer.token }, { transportId });
     assert.equal(placed.statusCode, 201, placed.body);
     const order = placed.json().data as { id: number; number: string };
 
+    // Found in the list by its number, confirmed, shipped with tracking.
     await page.goto(`${base}/admin/#/orders`);
+    await page.getByLabel('Order number').fill(order.number);
     await page.getByText(order.number, { exact: true }).click();
     await page.waitForURL(new RegExp(`#/orders/${order.id}/show$`));
     await page.getByRole('button', { name: 'Confirm' }).waitFor();
     await checkScreen(page, 'order');
+    await page.getByLabel('Reason (kept in the history)').fill('Stock checked');
     await page.getByRole('button', { name: 'Confirm' }).click();
-    await page.getByRole('button', { name: 'Mark shipped' }).click();
+    await page.getByRole('button', { name: 'Ship order' }).waitFor();
+    await page.getByLabel('Carrier').fill('ELTA Courier');
+    await page.getByLabel('Tracking number').fill('EL123456789GR');
+    await page.getByLabel('Tracking URL').fill('https://track.example.com/EL123456789GR');
+    await page.getByLabel('Tracking URL').press('Enter');
     await page.getByRole('button', { name: 'Mark delivered' }).waitFor();
+    await page.getByText('EL123456789GR', { exact: true }).waitFor();
+    await page.getByText('Stock checked', { exact: true }).waitFor();
+    await checkScreen(page, 'order-shipped');
 
     const admin = { token: await loginToken(ADMIN) };
-    const shipped = await call(t.app, 'GET', `/rest/order/order/${order.id}`, admin);
-    assert.equal(shipped.json().data.status, 'shipped');
-    const product = await call(t.app, 'GET', `/rest/product/product/${productId}`, admin);
-    assert.equal(product.json().data.stockQty, 8);
+    const shipped = (await call(t.app, 'GET', `/rest/order/order/${order.id}`, admin)).json().data;
+    assert.equal(shipped.status, 'shipped');
+    assert.deepEqual(
+      shipped.shipments.map((s: Record<string, unknown>) => [s.carrier, s.trackingNumber, s.trackingUrl]),
+      [['ELTA Courier', 'EL123456789GR', 'https://track.example.com/EL123456789GR']],
+    );
+    const variant = await call(t.app, 'GET', `/rest/product/variant/${medium.id}`, admin);
+    assert.equal(variant.json().data.stockQty, 8);
+    // The product's page shows the variant's stock as the API has it.
+    await page.goto(`${base}/admin/#/products/${productId}`);
+    const mediumRow = page.getByRole('row').filter({ hasText: 'E2E-MUG-M' });
+    await mediumRow.filter({ hasText: '8' }).waitFor();
+    // The variant's own form, with its price and stock history beside it.
+    await mediumRow.click();
+    await page.waitForURL(new RegExp(`#/variants/${medium.id}$`));
+    // react-admin shows the cached record first and then the one it reads again.
+    await page.waitForFunction(
+      () => (document.querySelector('input[name="stockQty"]') as HTMLInputElement | null)?.value === '8',
+    );
+    await page.getByRole('heading', { name: 'Price and stock history' }).waitFor();
+    await checkScreen(page, 'variant-edit');
 
     await page.goto(`${base}/admin/#/orders`);
     await page.getByText(order.number, { exact: true }).waitFor();
@@ -211,10 +280,25 @@ describe('back office in Chromium', { skip: missing ?? false }, () => {
       await page.locator('.RaList-main, .RaEmpty-message').first().waitFor();
       await checkScreen(page, screen);
     }
+
+    // The audit log has the order's moves; the reports count the order.
+    await page.goto(`${base}/admin/#/audit`);
+    await page.getByLabel('Entity id').fill(String(order.id));
+    await page.getByRole('cell', { name: 'order', exact: true }).first().waitFor();
+    await checkScreen(page, 'audit');
+    await page.goto(`${base}/admin/#/reports`);
+    await page.getByRole('img', { name: /^Gross sales per day: \d+ periods, highest/ }).waitFor();
+    await page.getByRole('cell', { name: 'E2E-MUG-M', exact: true }).waitFor();
+    await checkScreen(page, 'reports');
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download top products CSV' }).click();
+    const csv = await (await download).path();
+    assert.match(await readFile(csv, 'utf8'), /E2E-MUG-M/);
     await page.context().close();
   });
 
-  test("a Products-only admin's navigation has no customers, orders or settings", async () => {
+  test("a Products-only admin's navigation has no customers, orders or settings, and no e-mail shows", async () => {
+    const shopper = await makeCustomer(t.app);
     const page = await newPage();
     await logIn(page, CATALOG);
     const labels = await menuLabels(page);
@@ -224,6 +308,17 @@ describe('back office in Chromium', { skip: missing ?? false }, () => {
     }
     // The dashboard reads no orders for this user.
     assert.equal(await page.getByText('Orders today').count(), 0);
+    assert.equal(await page.getByText('Latest orders').count(), 0);
+    for (const hidden of ['Reports', 'Audit log']) {
+      assert.ok(!labels.includes(hidden), `${hidden} in ${labels.join(', ')}`);
+    }
+    // Typed addresses of customers' screens show no customer and no e-mail address.
+    for (const hash of ['/customers', '/orders', '/reports', `/customers/${shopper.id}/show`]) {
+      await page.goto(`${base}/admin/#${hash}`);
+      await page.waitForLoadState('networkidle');
+      assert.equal(await page.getByText(shopper.email).count(), 0, hash);
+      assert.equal(await page.getByText(/@example\.(com|test)/).count(), 0, hash);
+    }
     await page.context().close();
   });
 

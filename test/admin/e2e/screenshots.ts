@@ -32,13 +32,35 @@ for (let i = 0; i < 3; i++) {
   await placeOrder(t.app, { token: customer.token }, { transportId: transports[0].id });
 }
 
+// The first order confirmed and shipped, so its page shows a history and a shipment, and the audit log has entries.
+const login = await call(
+  t.app,
+  'POST',
+  '/rest/auth/admin/login',
+  {},
+  {
+    username: ADMIN.username,
+    password: ADMIN.password,
+  },
+);
+const admin = { token: login.json().access_token as string };
+await call(t.app, 'POST', '/rest/order/order/1/transition', admin, {
+  to: 'confirmed',
+  reason: 'Paid by card',
+});
+await call(t.app, 'POST', '/rest/order/order/1/shipment', admin, {
+  carrier: 'ELTA Courier',
+  trackingNumber: 'EL123456789GR',
+  trackingUrl: 'https://track.example.com/EL123456789GR',
+});
+
 const browser = await launchChromium();
 const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
 const shoot = async (name: string, hash: string, ready: string) => {
   await page.goto(`${base}/admin/#${hash}`);
   await page.locator(ready).first().waitFor();
   await page.waitForLoadState('networkidle');
-  await page.screenshot({ path: join(OUT, `${name}.png`) });
+  await page.screenshot({ path: join(OUT, `${name}.png`), fullPage: name === 'order' });
   console.log(`${OUT}/${name}.png`);
 };
 
@@ -50,11 +72,19 @@ await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
 await shoot('dashboard', '/', 'h1');
 await shoot('products', '/products', '.RaList-main');
 await shoot('product-edit', `/products/${products[0].id}`, 'input[name="name"]');
+const withOptions = (await call(t.app, 'GET', '/rest/product/product?q=barista&limit=1')).json().data as {
+  id: number;
+}[];
+if (withOptions[0]) {
+  await shoot('product-variants', `/products/${withOptions[0].id}`, 'section[aria-label="Variants"] tr td');
+}
 await shoot('categories', '/categories', 'nav[aria-label="Category tree"] li');
 await shoot('orders', '/orders', '.RaList-main');
 await shoot('order', '/orders/1/show', 'text=VAT breakdown');
 await shoot('customers', '/customers', '.RaList-main');
 await shoot('settings', '/settings', '.RaList-main');
+await shoot('reports', '/reports', 'svg[role="img"]');
+await shoot('audit', '/audit', '.RaList-main, .RaEmpty-message');
 
 await browser.close();
 await t.close();

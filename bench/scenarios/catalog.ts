@@ -2,9 +2,9 @@ import { sql } from 'drizzle-orm';
 import { openDatabase } from '../../src/db/client.ts';
 import type { BenchContext, Scenario } from './types.ts';
 
-// Catalog reads over 10,000 products in 20 categories, seeded straight into the database with one
-// INSERT … SELECT (the admin API would take minutes). PGlite allows one process per data dir, so the
-// seed runs with the server stopped on both engines for simplicity.
+// Catalog reads over 10,000 products in 20 categories (333 of them with 4-12 variants), seeded
+// straight into the database with INSERT … SELECT (the admin API would take minutes). PGlite allows
+// one process per data dir, so the seed runs with the server stopped on both engines for simplicity.
 
 const PRODUCTS = 10_000;
 
@@ -21,6 +21,21 @@ async function seed(ctx: BenchContext): Promise<void> {
              'Description of product ' || g, 100 + (g * 7919) % 50000, g % 50, (g % 20) / 4.0,
              (select min(id) from category) + g % 20, 'Brand ' || (g % 40), g % 25 <> 0
       from generate_series(1, ${PRODUCTS}) g`);
+    // A few hundred products (every 30th: 333) in sizes and colours with 4-12 variants each, some
+    // at their own price: the plain variant the database made is replaced by the combinations.
+    await database.db.execute(sql`
+      update product set options = '[{"name":"Size","values":["XS","S","M","L"]},{"name":"Colour","values":["Black","White","Navy"]}]'::jsonb
+      where id % 30 = 0`);
+    await database.db.execute(sql`
+      delete from product_variant v using product p where v.product_id = p.id and jsonb_array_length(p.options) > 0`);
+    await database.db.execute(sql`
+      insert into product_variant (product_id, sku, options, price, stock_qty, position)
+      select p.id, p.sku || '-' || k,
+             jsonb_build_object('Size', (array['XS','S','M','L'])[1 + (k - 1) % 4],
+                                'Colour', (array['Black','White','Navy'])[1 + (k - 1) / 4]),
+             case when k % 3 = 0 then p.price + 200 end, (p.id + k) % 20, k
+      from product p cross join generate_series(1, 12) k
+      where jsonb_array_length(p.options) > 0 and k <= 4 + p.id % 9`);
     await database.db.execute(sql`analyze`);
   } finally {
     await database.close();

@@ -253,6 +253,7 @@ describe('back office in Chromium', { skip: missing ?? false }, () => {
 
     // The customer's page: addresses, the points ledger and an adjustment made by keyboard.
     await page.goto(`${base}/admin/#/customers/${customer.id}/show`);
+    await page.getByRole('cell', { name: order.number, exact: true }).waitFor();
     await page.getByLabel('Points (+/−)').fill('50');
     await page.getByLabel('Reason').fill('Welcome bonus');
     await page.keyboard.press('Enter');

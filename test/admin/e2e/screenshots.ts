@@ -60,7 +60,10 @@ const shoot = async (name: string, hash: string, ready: string) => {
   await page.goto(`${base}/admin/#${hash}`);
   await page.locator(ready).first().waitFor();
   await page.waitForLoadState('networkidle');
-  await page.screenshot({ path: join(OUT, `${name}.png`), fullPage: name === 'order' });
+  await page.screenshot({
+    path: join(OUT, `${name}.png`),
+    fullPage: name === 'order' || name === 'product-variants',
+  });
   console.log(`${OUT}/${name}.png`);
 };
 

@@ -229,16 +229,39 @@ describe('back office in Chromium', { skip: missing ?? false }, () => {
     );
     const variant = await call(t.app, 'GET', `/rest/product/variant/${medium.id}`, admin);
     assert.equal(variant.json().data.stockQty, 8);
+
+    // Paid by bank transfer, then one unit comes back and goes back on the shelf.
+    await page.getByLabel('Payment reference').fill('BANK-2026-42');
+    await page.getByRole('button', { name: 'Mark paid' }).click();
+    await page.getByRole('button', { name: 'Mark paid' }).waitFor({ state: 'detached' });
+    await page.getByLabel('Return units of E2E-MUG-M').fill('1');
+    await page.getByLabel('Return reason').fill('Chipped');
+    await page.getByRole('button', { name: 'Refund selected units' }).click();
+    await page.getByText('Chipped', { exact: true }).waitFor();
+    await page.getByText('1 of 2 can be returned').waitFor();
+    await checkScreen(page, 'order-returned');
+    const returned = (await call(t.app, 'GET', `/rest/order/order/${order.id}`, admin)).json().data;
+    assert.equal(returned.paymentStatus, 'partially_refunded');
+    assert.deepEqual(
+      returned.returns.map((r: { restock: boolean; lines: { qty: number }[] }) => [
+        r.restock,
+        r.lines[0].qty,
+      ]),
+      [[true, 1]],
+    );
+    const restocked = await call(t.app, 'GET', `/rest/product/variant/${medium.id}`, admin);
+    assert.equal(restocked.json().data.stockQty, 9);
+
     // The product's page shows the variant's stock as the API has it.
     await page.goto(`${base}/admin/#/products/${productId}`);
     const mediumRow = page.getByRole('row').filter({ hasText: 'E2E-MUG-M' });
-    await mediumRow.filter({ hasText: '8' }).waitFor();
+    await mediumRow.filter({ hasText: '9' }).waitFor();
     // The variant's own form, with its price and stock history beside it.
     await mediumRow.click();
     await page.waitForURL(new RegExp(`#/variants/${medium.id}$`));
     // react-admin shows the cached record first and then the one it reads again.
     await page.waitForFunction(
-      () => (document.querySelector('input[name="stockQty"]') as HTMLInputElement | null)?.value === '8',
+      () => (document.querySelector('input[name="stockQty"]') as HTMLInputElement | null)?.value === '9',
     );
     await page.getByRole('heading', { name: 'Price and stock history' }).waitFor();
     await checkScreen(page, 'variant-edit');

@@ -239,7 +239,7 @@ export function ReturnForm() {
                 value={quantities[line.id] ?? ''}
                 onChange={(event) => setQuantities({ ...quantities, [line.id]: event.target.value })}
                 slotProps={{ htmlInput: { min: 0, max: left, step: 1 } }}
-                sx={{ width: 220 }}
+                sx={{ width: 320 }}
               />
               <Typography variant="body2">
                 {line.name}: {left} of {line.qty} can be returned

@@ -1,12 +1,12 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import type { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { acquireDataDirLock } from './lock.ts';
+import { acquireDataDirLock, DATA_DIR_LOCK_FILE } from './lock.ts';
 import { PgliteStatements } from './pglite-statements.ts';
 import { useEngine } from './statements.ts';
 import * as schema from './schema.ts';
@@ -113,7 +113,14 @@ async function openPglite(
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
   if (!inMemory && !existsSync(join(dataDir, 'PG_VERSION'))) {
     onStage(`new data directory ${dataDir}: creating the database (once)`);
-    await initialiseInWorker(dataDir);
+    // Made beside it and moved in: restoring a kept cluster empties its directory, lock file included.
+    const fresh = `${dataDir}.new-${process.pid}`;
+    rmSync(fresh, { recursive: true, force: true });
+    await initialiseInWorker(fresh);
+    for (const entry of readdirSync(fresh)) {
+      if (entry !== DATA_DIR_LOCK_FILE) renameSync(join(fresh, entry), join(dataDir, entry));
+    }
+    rmSync(fresh, { recursive: true, force: true });
   }
   // Loaded only here: on PostgreSQL the embedded engine's modules would cost some 50 MB of memory for nothing.
   const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }, { pg_trgm }, { unaccent }] =
@@ -148,20 +155,59 @@ async function openPglite(
 }
 
 /**
+ * Where a copy of a freshly created cluster is kept for the next new data directory: initdb is
+ * most of a first start (some 60 %), restoring its result takes a fraction of that. Per PGlite
+ * version, in node_modules/.cache next to PGlite; undefined when that cannot be found.
+ */
+function clusterTemplatePath(pgliteModule: string): string | undefined {
+  const file = fileURLToPath(pgliteModule);
+  const at = file.lastIndexOf(`${sep}node_modules${sep}`);
+  if (at < 0) return undefined;
+  const modules = file.slice(0, at + `${sep}node_modules`.length);
+  try {
+    const pkg = JSON.parse(readFileSync(join(modules, '@electric-sql', 'pglite', 'package.json'), 'utf8'));
+    return join(modules, '.cache', 'shop-api', `pglite-${pkg.version}-cluster.tar`);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Creating a cluster (initdb) grows the WebAssembly heap by some 400 MB that an instance never
- * gives back; doing it in a worker thread that then exits leaves the server's memory lean.
+ * gives back; doing it in a worker thread that then exits leaves the server's memory lean. The
+ * worker restores the kept copy of a fresh cluster when there is one, else runs initdb and keeps a
+ * copy (best effort: a read-only node_modules only means the next first start runs initdb too).
  */
 async function initialiseInWorker(dataDir: string): Promise<void> {
   const code = `
     const { workerData } = require('node:worker_threads');
+    const fs = require('node:fs');
+    const path = require('node:path');
     import(workerData.module).then(async ({ PGlite }) => {
+      const template = workerData.template;
+      if (template && fs.existsSync(template)) {
+        const db = new PGlite({ dataDir: workerData.dataDir, loadDataDir: new Blob([fs.readFileSync(template)]) });
+        await db.waitReady;
+        await db.close();
+        return;
+      }
       const db = new PGlite(workerData.dataDir);
       await db.waitReady;
+      if (template) {
+        try {
+          const dump = Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer());
+          fs.mkdirSync(path.dirname(template), { recursive: true });
+          const partial = template + '.' + process.pid + '.part';
+          fs.writeFileSync(partial, dump);
+          fs.renameSync(partial, template);
+        } catch {}
+      }
       await db.close();
     });`;
+  const module = import.meta.resolve('@electric-sql/pglite');
   const worker = new Worker(code, {
     eval: true,
-    workerData: { dataDir, module: import.meta.resolve('@electric-sql/pglite') },
+    workerData: { dataDir, module, template: clusterTemplatePath(module) },
   });
   await new Promise<void>((resolve, reject) => {
     worker.once('error', reject);

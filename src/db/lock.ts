@@ -16,9 +16,12 @@ function processAlive(pid: number): boolean {
  * PGlite is a single-process database: two servers on one data dir would corrupt it.
  * A lock file with the owner's pid keeps a second process out; a stale one (dead pid) is taken over.
  */
+/** The lock file's name inside the data directory. */
+export const DATA_DIR_LOCK_FILE = '.shop-api.lock';
+
 export function acquireDataDirLock(dataDir: string): { release(): void } {
   mkdirSync(dataDir, { recursive: true });
-  const path = join(dataDir, '.shop-api.lock');
+  const path = join(dataDir, DATA_DIR_LOCK_FILE);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(path, 'wx');

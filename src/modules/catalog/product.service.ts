@@ -119,11 +119,12 @@ async function beforeCreate(ctx: WriteContext, values: Values): Promise<void> {
 }
 
 /**
- * Stock and options of an existing product touch its variants: they are locked first (the order
- * checkout locks in: variant, then product), then checked.
+ * Stock, options and price of an existing product touch its variants: they are locked first (the
+ * order checkout locks in: variant, then product), then checked.
  */
 async function beforeUpdate(ctx: WriteContext, values: Values, id: number): Promise<void> {
-  if (values.stockQty === undefined && values.options === undefined) return;
+  // A new price rewrites the variants' reference prices after the product row: lock them first too.
+  if (values.stockQty === undefined && values.options === undefined && values.price === undefined) return;
   const variants = await lockVariantsOf(ctx.db, id);
   if (values.stockQty !== undefined && variants.length !== 1) {
     throw invalid('stockQty', 'is written on the variants of a product with several');

@@ -24,6 +24,8 @@ export interface Operation {
   bodyRequired: boolean;
   /** Documented statuses → JSON schema of the answer (undefined when none is given). */
   responses: Map<string, JsonSchema | undefined>;
+  /** Documented statuses → the media types of the answer (application/json, text/csv, …). */
+  mediaTypes: Map<string, string[]>;
   secured: boolean;
 }
 
@@ -76,14 +78,17 @@ export function operationsOf(doc: OpenApiDoc): Operation[] {
       const raw = item[method];
       if (!raw) continue;
       const responses = new Map<string, JsonSchema | undefined>();
+      const mediaTypes = new Map<string, string[]>();
       for (const [status, res] of Object.entries(raw.responses ?? {})) {
         const schema = res.content?.['application/json']?.schema;
         responses.set(status, schema ? (deref(schema, doc) as JsonSchema) : undefined);
+        mediaTypes.set(status, Object.keys(res.content ?? {}));
       }
       const body = raw.requestBody?.content?.['application/json']?.schema;
       ops.push({
         method: method.toUpperCase(),
         path,
+        mediaTypes,
         parameters: (raw.parameters ?? []).map((p) => ({
           ...p,
           schema: deref(p.schema ?? {}, doc) as JsonSchema,

@@ -2,7 +2,16 @@ import type { Static } from '@sinclair/typebox';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Pagination } from '../http/envelope.ts';
 import { AppError } from '../http/errors.ts';
-import { cachedTotal, countKey, rememberTotal, versionOf } from './count-cache.ts';
+import {
+  cachedRankedPage,
+  cachedTotal,
+  countKey,
+  type RankedPage,
+  rankedPageKey,
+  rememberRankedPage,
+  rememberTotal,
+  versionOf,
+} from './count-cache.ts';
 import { type ListQuery, parseListQuery, parseWith, type WithTree } from './list-query.ts';
 import { appliedPageSize, DEFAULT_PAGE_SIZE, paginationOf } from './pagination.ts';
 import { embedRelations, relationKeyFields } from './relations.ts';
@@ -105,9 +114,29 @@ export async function listEntities(
   const needsSettings = base.scope !== 'backend' || resource.def.usesSettings === true;
   if (!needsSettings && !key) return listWithoutState(base, resource, query);
 
-  const rowsAs = query.with.size === 0 ? 'text' : 'json';
+  const size = query.limit > 0 ? query.limit : DEFAULT_PAGE_SIZE;
   const perPage = perPageOf(base, query.limit);
-  const page = pageOf(resource, base, query, query.limit > 0 ? query.limit : DEFAULT_PAGE_SIZE, 0);
+  const state = () => ({ perPage: perPage.sql(), settingsJson: rctx.settingsSource.storedJson() });
+  const rankedKey = rankedPageKey(key, query, size);
+  const ranked = rankedKey ? cachedRankedPage(rctx.db, rankedKey) : undefined;
+  // A search seen before: its page by the remembered ids, kept when no table it reads changed since.
+  if (ranked) {
+    const read = await selectPageWithState(
+      rctx.db,
+      resource,
+      { ...pageByIds(resource, base, ranked.ids, size), pageNumber: 1, state },
+      'text',
+    );
+    const version = versionOf(resource, query, read.versions);
+    const total = cachedTotal(rctx.db, key!, version);
+    if (version === ranked.version && read.perPage === ranked.perPage && total !== undefined) {
+      return listText(read.rows, paginationOf(query.page, read.perPage, total));
+    }
+  }
+
+  // A ranked page to remember comes parsed, for its ids.
+  const rowsAs = query.with.size === 0 && !rankedKey ? 'text' : 'json';
+  const page = pageOf(resource, base, query, size, 0);
   const read = await selectPageWithState(
     rctx.db,
     resource,
@@ -118,7 +147,7 @@ export async function listEntities(
       values: page.values,
       pageNumber: query.page,
       // Built with the statement, once per shape.
-      state: () => ({ perPage: perPage.sql(), settingsJson: rctx.settingsSource.storedJson() }),
+      state,
     },
     rowsAs,
   );
@@ -131,11 +160,36 @@ export async function listEntities(
     if (key) rememberTotal(rctx.db, key, version, total);
   }
   const pagination = paginationOf(query.page, read.perPage, total);
-  if (typeof read.rows === 'string') {
-    return `{"success":true,"data":${read.rows},"pagination":${JSON.stringify(pagination)}}`;
+  if (typeof read.rows === 'string') return listText(read.rows, pagination);
+  if (rankedKey) {
+    const ids = read.rows.map((row) => row.id as number);
+    rememberRankedPage(rctx.db, rankedKey, { version, perPage: read.perPage, ids } satisfies RankedPage);
   }
   await embedRelations(ctx, resource, read.rows, query.with);
   return { success: true, data: read.rows, pagination } satisfies ListResult;
+}
+
+/** A list answer from the JSON text of its page, sent as it stands. */
+function listText(rows: string, pagination: Static<typeof Pagination>): string {
+  return `{"success":true,"data":${rows},"pagination":${JSON.stringify(pagination)}}`;
+}
+
+/** The rows of `ids` in that order, as the caller may read them (a remembered ranked page). */
+function pageByIds(resource: Resource, ctx: ReadContext, ids: number[], size: number) {
+  const none = { filters: [], search: null, sort: [] };
+  const idsParam = sql.placeholder('ids');
+  return {
+    shape: `${shapeKey(resource, ctx, none, [])}|byIds|${perPageOf(ctx, size).mode}`,
+    build: () => ({
+      selection: selectionFor(resource, ctx),
+      jsonSelection: jsonSelectionFor(resource, ctx),
+      where: sql`${resource.idColumn} = any(${idsParam}::bigint[])`,
+      order: [sql`array_position(${idsParam}::bigint[], ${resource.idColumn}::bigint)`],
+    }),
+    values: { ...paramValues(ctx, none, resource), ids },
+    limit: size,
+    offset: 0,
+  } satisfies PageRequest;
 }
 
 /** Back-office lists of resources without settings or cached totals: count and page at once. */

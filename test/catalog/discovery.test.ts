@@ -145,6 +145,34 @@ describe('catalog discovery', () => {
     assert.equal(item.name, ranked[0]);
   });
 
+  test('when the same search is asked again, then the same answer; a rename, a price change or a deactivation shows at once', async () => {
+    const brand = unique('Again');
+    const a = await createProduct(t.app, { name: 'Moka pot small', brand, price: 25 });
+    await createProduct(t.app, { name: 'Moka pot large', brand, price: 35 });
+    const c = await createProduct(t.app, { name: 'Kettle', brand, price: 15 });
+    const url = `/rest/product/product?brand=${brand}&q=moka&limit=1`;
+    const raw = async (u: string) => {
+      const res = await t.app.inject({ method: 'GET', url: u });
+      assert.equal(res.statusCode, 200, res.body);
+      return JSON.parse(res.body) as { data: Product[]; pagination: { total: number } };
+    };
+    const first = await raw(url);
+    assert.deepEqual(await raw(url), first, 'a repeated search answers the same body');
+    assert.deepEqual(await raw(`${url}&page=2`), await raw(`${url}&page=2`));
+    assert.equal(first.pagination.total, 2);
+
+    await patch(`/rest/product/product/${c.id}`, { name: 'Moka kettle' });
+    assert.equal((await raw(url)).pagination.total, 3, 'a renamed product is found by the next search');
+    const byPrice = `/rest/product/product?brand=${brand}&q=moka&sort=price`;
+    assert.deepEqual(await names(byPrice), ['Moka kettle', 'Moka pot small', 'Moka pot large']);
+    await patch(`/rest/product/product/${a.id}`, { price: 45 });
+    // Another page of the same search counts the new total first; the price order must still follow.
+    assert.equal((await raw(url)).pagination.total, 3);
+    assert.deepEqual(await names(byPrice), ['Moka kettle', 'Moka pot large', 'Moka pot small']);
+    await patch(`/rest/product/product/${c.id}`, { active: false });
+    assert.deepEqual(await names(byPrice), ['Moka pot large', 'Moka pot small'], 'hidden at once');
+  });
+
   test('when asking for facets, then counts per brand, category, price and stock, each ignoring only its own filter', async () => {
     const tag = unique('facet');
     const cat = await createCategory(t.app);

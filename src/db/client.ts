@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
@@ -170,6 +171,23 @@ function clusterTemplatePath(pgliteModule: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Keeps the copy of a fresh cluster ahead of the first start (run after `npm install`), so even
+ * the very first start on a new data directory restores it instead of running initdb.
+ */
+export async function keepClusterTemplate(): Promise<'kept' | 'already kept' | 'no place for it'> {
+  const template = clusterTemplatePath(import.meta.resolve('@electric-sql/pglite'));
+  if (!template) return 'no place for it';
+  if (existsSync(template)) return 'already kept';
+  const scratch = mkdtempSync(join(tmpdir(), 'shop-cluster-'));
+  try {
+    await initialiseInWorker(join(scratch, 'data'));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return existsSync(template) ? 'kept' : 'no place for it';
 }
 
 /**

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import { type Db, queryRows } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
+import { statement } from '../../db/statements.ts';
 import type { OrderStatus } from './order-states.ts';
 import { orderReturnLines, orderReturns, orderStatusChanges, shipments } from './after-order.tables.ts';
 import { salesOrders, type SalesOrderRow } from './order.tables.ts';
@@ -25,29 +26,35 @@ export interface AfterOrder {
 
 const iso = (value: string) => new Date(value).toISOString();
 
-/** History, shipments and returns of several orders in one statement (a page of the list). */
-export async function afterOrdersOf(db: Db, orderIds: readonly number[]): Promise<Map<number, AfterOrder>> {
-  const byOrder = new Map<number, AfterOrder>();
-  if (orderIds.length === 0) return byOrder;
-  const ids = `{${orderIds.map((id) => Math.trunc(id)).join(',')}}`;
-  const rows = await queryRows<{ id: number } & AfterOrder>(
-    db,
-    sql`select o.id,
-      coalesce((select json_agg(json_build_object('from', h.from_status, 'to', h.to_status, 'at', h.created_at,
-          'by', h.actor, 'reason', h.reason) order by h.id)
-        from order_status_change h where h.order_id = o.id), '[]') as history,
-      coalesce((select json_agg(json_build_object('carrier', s.carrier, 'trackingNumber', s.tracking_number,
-          'trackingUrl', s.tracking_url, 'at', s.created_at) order by s.id)
-        from shipment s where s.order_id = o.id), '[]') as shipments,
-      coalesce((select json_agg(json_build_object('id', r.id, 'amount', r.amount, 'points', r.points,
-          'restock', r.restock, 'reason', r.reason, 'at', r.created_at,
+/** History, shipments and returns of several orders in one named statement (a page of the list). */
+const afterOfPage = statement('order_after_of_page', (db) =>
+  db
+    .select({
+      id: sql<number>`o.id`,
+      history: sql<AfterOrder['history']>`coalesce((select json_agg(json_build_object('from', h.from_status,
+          'to', h.to_status, 'at', h.created_at, 'by', h.actor, 'reason', h.reason) order by h.id)
+        from order_status_change h where h.order_id = o.id), '[]')`,
+      shipments: sql<
+        AfterOrder['shipments']
+      >`coalesce((select json_agg(json_build_object('carrier', s.carrier,
+          'trackingNumber', s.tracking_number, 'trackingUrl', s.tracking_url, 'at', s.created_at) order by s.id)
+        from shipment s where s.order_id = o.id), '[]')`,
+      returns: sql<
+        AfterOrder['returns']
+      >`coalesce((select json_agg(json_build_object('id', r.id, 'amount', r.amount,
+          'points', r.points, 'restock', r.restock, 'reason', r.reason, 'at', r.created_at,
           'lines', (select json_agg(json_build_object('orderLineId', rl.order_line_id, 'qty', rl.qty,
               'amount', rl.amount, 'points', rl.points) order by rl.order_line_id)
             from order_return_line rl where rl.return_id = r.id)) order by r.id)
-        from order_return r where r.order_id = o.id), '[]') as returns
-    from unnest(${ids}::int[]) as o(id)`,
-  );
-  for (const r of rows) {
+        from order_return r where r.order_id = o.id), '[]')`,
+    })
+    .from(sql`unnest(${sql.placeholder('ids')}::int[]) as o(id)`),
+);
+
+export async function afterOrdersOf(db: Db, orderIds: readonly number[]): Promise<Map<number, AfterOrder>> {
+  const byOrder = new Map<number, AfterOrder>();
+  if (orderIds.length === 0) return byOrder;
+  for (const r of await afterOfPage(db, { ids: orderIds.map((id) => Math.trunc(id)) })) {
     byOrder.set(r.id, {
       history: r.history.map((h) => ({ ...h, at: iso(h.at) })),
       shipments: r.shipments.map((s) => ({ ...s, at: iso(s.at) })),

@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client.ts';
+import { run, statement } from '../../db/statements.ts';
 import { couponRedemptions } from '../catalog/promotions.tables.ts';
 import type { OrderStatus } from './order-states.ts';
 import {
@@ -135,46 +136,97 @@ export interface OrderPageQuery extends OrderFilter {
   offset: number;
 }
 
-/** The list's filters as SQL (the CSV export applies the same ones). */
-export function orderConditions(q: OrderFilter): SQL | undefined {
+const FILTERS = ['customerId', 'status', 'createdFrom', 'createdTo', 'email', 'number'] as const;
+
+/** A filter's value as bound: instants as ISO text, so a placeholder and a literal take the same value. */
+function filterValues(q: OrderFilter): Record<(typeof FILTERS)[number], unknown> {
+  const instant = (value: string | undefined) =>
+    value === undefined ? undefined : new Date(value).toISOString();
+  return {
+    customerId: q.customerId,
+    status: q.status,
+    createdFrom: instant(q.createdFrom),
+    createdTo: instant(q.createdTo),
+    email: q.email,
+    number: q.number,
+  };
+}
+
+/**
+ * The list's filters as SQL (the CSV export applies the same ones): with their values, or as
+ * placeholders for a named statement, whose text then depends only on which filters are present.
+ */
+export function orderConditions(q: OrderFilter, as: 'values' | 'placeholders' = 'values'): SQL | undefined {
+  const values = filterValues(q);
+  const bound = (name: (typeof FILTERS)[number]) => (as === 'values' ? values[name] : sql.placeholder(name));
+  const o = salesOrders;
   return and(
-    q.customerId === undefined ? undefined : eq(salesOrders.customerId, q.customerId),
-    q.status === undefined ? undefined : eq(salesOrders.status, q.status),
-    q.createdFrom === undefined ? undefined : gte(salesOrders.createdAt, new Date(q.createdFrom)),
-    q.createdTo === undefined ? undefined : lt(salesOrders.createdAt, new Date(q.createdTo)),
-    q.email === undefined ? undefined : sql`lower(${salesOrders.email}) = lower(${q.email})`,
-    q.number === undefined ? undefined : eq(salesOrders.number, q.number),
+    q.customerId === undefined ? undefined : sql`${o.customerId} = ${bound('customerId')}`,
+    q.status === undefined ? undefined : sql`${o.status} = ${bound('status')}`,
+    q.createdFrom === undefined ? undefined : sql`${o.createdAt} >= ${bound('createdFrom')}::timestamptz`,
+    q.createdTo === undefined ? undefined : sql`${o.createdAt} < ${bound('createdTo')}::timestamptz`,
+    q.email === undefined ? undefined : sql`lower(${o.email}) = lower(${bound('email')})`,
+    q.number === undefined ? undefined : sql`${o.number} = ${bound('number')}`,
   );
 }
 
-/** A page of orders, newest first, and how many match; counting never loads the rows. */
+/** Which filters a query uses, as a short name suffix: one named statement per combination. */
+function filterShape(q: OrderFilter): string {
+  return FILTERS.reduce((mask, name, i) => (q[name] === undefined ? mask : mask | (1 << i)), 0).toString(36);
+}
+
+/**
+ * A page of orders, newest first, and how many match; counting never loads the rows. Both are
+ * named statements (planned once per filter combination) and run side by side.
+ */
 export async function pageOrders(
   db: Db,
   q: OrderPageQuery,
 ): Promise<{ rows: SalesOrderRow[]; total: number }> {
-  const where = orderConditions(q);
-  const rows = await db
-    .select()
-    .from(salesOrders)
-    .where(where)
-    // Newest first by time, then id: with a status filter the (status, created_at) index gives the
-    // order directly, so the prepared (generic) plan reads one page, not every match and a sort.
-    .orderBy(desc(salesOrders.createdAt), desc(salesOrders.id))
-    .limit(q.limit)
-    .offset(q.offset);
-  const counted = await db.select({ n: sql<number>`count(*)::int` }).from(salesOrders).where(where);
+  const shape = filterShape(q);
+  const values = { ...filterValues(q), limit: q.limit, offset: q.offset };
+  const [rows, counted] = await Promise.all([
+    run(
+      db,
+      `order_page_${shape}`,
+      (on) =>
+        on
+          .select()
+          .from(salesOrders)
+          .where(orderConditions(q, 'placeholders'))
+          // Newest first by time, then id: with a status filter the (status, created_at) index gives
+          // the order directly, so the generic plan reads one page, not every match and a sort.
+          .orderBy(desc(salesOrders.createdAt), desc(salesOrders.id))
+          .limit(sql.placeholder('limit') as unknown as number)
+          .offset(sql.placeholder('offset') as unknown as number),
+      values,
+    ),
+    run(
+      db,
+      `order_count_${shape}`,
+      (on) =>
+        on
+          .select({ n: sql<number>`count(*)::int` })
+          .from(salesOrders)
+          .where(orderConditions(q, 'placeholders')),
+      values,
+    ),
+  ]);
   return { rows, total: counted[0]?.n ?? 0 };
 }
+
+const linesOfPage = statement('order_lines_of_page', (db) =>
+  db
+    .select()
+    .from(salesOrderLines)
+    .where(sql`${salesOrderLines.orderId} = any(${sql.placeholder('ids')}::int[])`)
+    .orderBy(asc(salesOrderLines.id)),
+);
 
 export async function linesOfOrders(db: Db, orderIds: number[]): Promise<Map<number, SalesOrderLineRow[]>> {
   const byOrder = new Map<number, SalesOrderLineRow[]>(orderIds.map((id) => [id, []]));
   if (orderIds.length === 0) return byOrder;
-  const rows = await db
-    .select()
-    .from(salesOrderLines)
-    .where(inArray(salesOrderLines.orderId, orderIds))
-    .orderBy(asc(salesOrderLines.id));
-  for (const row of rows) byOrder.get(row.orderId)?.push(row);
+  for (const row of await linesOfPage(db, { ids: orderIds })) byOrder.get(row.orderId)?.push(row);
   return byOrder;
 }
 

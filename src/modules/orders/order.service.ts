@@ -54,7 +54,7 @@ export async function listOrders(
     offset: (page - 1) * perPage,
   });
   const ids = rows.map((r) => r.id);
-  const [lines, after] = [await linesOfOrders(deps.db, ids), await afterOrdersOf(deps.db, ids)];
+  const [lines, after] = await Promise.all([linesOfOrders(deps.db, ids), afterOrdersOf(deps.db, ids)]);
   return {
     success: true as const,
     data: rows.map((r) => orderJson(r, lines.get(r.id) ?? [], after.get(r.id), scope === 'backend')),

@@ -10,7 +10,7 @@ import type { ReadContext, Resource } from './types.ts';
 const MAX_ENTRIES = 5000;
 
 /** A least-recently-used map per database handle: tests and tools may run several databases in one process. */
-class VersionedCache<T extends { version: string }> {
+export class VersionedCache<T extends { version: string }> {
   private readonly caches = new WeakMap<object, Map<string, T>>();
 
   private entriesOf(db: object): Map<string, T> {

@@ -14,6 +14,11 @@ import { resourceVersions } from './versions.tables.ts';
 
 export type Row = Record<string, unknown>;
 
+/** Every table's version as one JSON object, read inside another statement or alone (readVersions). */
+export const versionsJson = sql<
+  Record<string, string>
+>`(select coalesce(json_object_agg(v.name, v.version::text), '{}'::json) from ${resourceVersions} v)`;
+
 /** The statement name of a shape: one name is one SQL text. */
 function nameOf(kind: string, shape: string): string {
   return `rs_${hash('sha1', `${kind}|${shape}`, 'hex').slice(0, 24)}`;
@@ -147,9 +152,7 @@ export function statePageQuery(
     .select({
       perPage: sql<number>`${perPage}`,
       settings: sql<unknown>`${state.settingsJson}`,
-      versions: sql<
-        Record<string, string>
-      >`(select coalesce(json_object_agg(v.name, v.version::text), '{}'::json) from ${resourceVersions} v)`,
+      versions: versionsJson,
       rows:
         rowsAs === 'text'
           ? sql<string>`(select coalesce(json_agg(p), '[]'::json)::text from (${inner}) p)`
@@ -174,6 +177,17 @@ export async function selectPageWithState<A extends RowsAs>(
     page.once,
   );
   return { ...read, perPage: Number(read.perPage) };
+}
+
+/** resource_version as table name → version (as text): what a cached value is checked against. */
+export async function readVersions(db: Db): Promise<Record<string, string>> {
+  const [row] = await runJson<{ versions: Record<string, string> }>(
+    db,
+    'resource_versions',
+    (on) => on.select({ versions: versionsJson }).from(sql`(values (1)) as one (x)`) as never,
+    ['versions'],
+  );
+  return row.versions;
 }
 
 export function countQuery(db: Db, resource: Resource, where: SQL | undefined) {

@@ -114,7 +114,10 @@ describe('demo shop on an empty database', () => {
     };
     const greek = await get(`/rest/product/product?q=${encodeURIComponent('ελληνικος καφες')}`);
     assert.ok(greek.pagination.total > 0, 'Greek coffee is found without its accents');
-    assert.ok((greek.data[0].name as string).includes('Ελληνικός Καφές'), JSON.stringify(greek.data.map((p) => p.name)));
+    assert.ok(
+      (greek.data[0].name as string).includes('Ελληνικός Καφές'),
+      JSON.stringify(greek.data.map((p) => p.name)),
+    );
 
     const [greekCategory] = (await get('/rest/product/category?slug=greek-coffee')).data;
     assert.deepEqual(

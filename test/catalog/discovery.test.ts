@@ -251,6 +251,52 @@ describe('catalog discovery', () => {
     const bad = await t.app.inject({ method: 'GET', url: '/rest/product/product/facets?inStock=perhaps' });
     assert.equal(bad.statusCode, 400);
   });
+  test('when the same facets are asked again, then a sell-out, a new brand, a category rename or a variant switched off shows at once', async () => {
+    const tag = unique('again');
+    const cat = await createCategory(t.app);
+    const one = await createProduct(t.app, {
+      name: `${tag} one`,
+      brand: `${tag}-A`,
+      categoryId: cat.id,
+      stockQty: 1,
+    });
+    const shirt = await createProduct(t.app, {
+      name: `${tag} shirt`,
+      brand: `${tag}-A`,
+      categoryId: cat.id,
+      stockQty: undefined,
+      options: [{ name: 'Size', values: ['S', 'M'] }],
+      variants: [
+        { sku: `${tag}-S`, options: { Size: 'S' }, stockQty: 2 },
+        { sku: `${tag}-M`, options: { Size: 'M' }, stockQty: 2 },
+      ],
+    });
+    const url = `/rest/product/product/facets?q=${tag}`;
+    const facets = async () => (await get(url)).data as Json;
+    const first = await facets();
+    assert.deepEqual(await facets(), first, 'the same facets again');
+    assert.deepEqual(first.inStock, { count: 2 });
+
+    const oneVariant = ((await get(`/rest/product/variant?productId=${one.id}`, admin)).data as Json[])[0];
+    await patch(`/rest/product/variant/${oneVariant.id}`, { stockQty: 0 });
+    assert.deepEqual((await facets()).inStock, { count: 1 }, 'a product sold out leaves the stock count');
+
+    await patch(`/rest/product/product/${one.id}`, { brand: `${tag}-B` });
+    assert.deepEqual((await facets()).brand, [
+      { value: `${tag}-A`, count: 1 },
+      { value: `${tag}-B`, count: 1 },
+    ]);
+
+    await patch(`/rest/product/category/${cat.id}`, { name: `${tag} renamed` });
+    assert.deepEqual((await facets()).category, [{ id: cat.id, name: `${tag} renamed`, count: 2 }]);
+
+    const medium = ((await get(`/rest/product/variant?productId=${shirt.id}`, admin)).data as Json[]).find(
+      (v) => v.sku === `${tag}-M`,
+    )!;
+    await patch(`/rest/product/variant/${medium.id}`, { active: false });
+    assert.deepEqual((await facets()).options, { Size: [{ value: 'S', count: 1 }] });
+  });
+
   test('when filtering by option.<Name>, then products with an active variant of those values; the options facet counts the others', async () => {
     const tag = unique('opt');
     const shirt = (name: string, variants: { Size: string; Colour: string; active?: boolean }[]) =>

@@ -28,6 +28,14 @@ describe('price history and the EU Omnibus reference price', () => {
       sql`select payload from outbox_event where type = 'product.price_changed'
           and (payload->>'productId')::int = ${Number(productId)} order by id`,
     );
+  const variantsOf = async (productId: number) =>
+    (
+      await t.app.inject({
+        method: 'GET',
+        url: `/rest/product/variant?productId=${productId}`,
+        headers: admin,
+      })
+    ).json().data as (Json & { id: number; sku: string })[];
   /** Rewrites a product's history as [price, days ago] entries, oldest first. */
   const setHistory = async (productId: unknown, entries: [number, number][]) => {
     await t.database.db.execute(
@@ -126,5 +134,53 @@ describe('price history and the EU Omnibus reference price', () => {
     assert.equal((await history(product.id)).length, 1);
     assert.equal((await events(product.id)).length, 1);
     assert.equal((await show(product.id)).price, 40);
+  });
+
+  test('when a variant’s own price changes, then product.price_changed names the variant; a product price change raises one event', async () => {
+    const sku = `VAR-${Date.now()}`;
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/rest/product/product',
+      headers: admin,
+      payload: {
+        name: 'Tracked tee',
+        sku,
+        price: 20,
+        options: [{ name: 'Size', values: ['S', 'M'] }],
+        variants: [
+          { sku: `${sku}-S`, options: { Size: 'S' } },
+          { sku: `${sku}-M`, options: { Size: 'M' }, price: 22.5 },
+        ],
+      },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const product = created.json().data as Json & { id: number };
+    const variants = await variantsOf(product.id);
+    const medium = variants.find((v) => v.sku === `${sku}-M`)!;
+
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/rest/product/variant/${medium.id}`,
+      headers: admin,
+      payload: { price: 24.99 },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const afterVariant = (await events(product.id)).map((e) => e.payload);
+    assert.equal(afterVariant.length, 2, 'the product’s creation, then the variant’s change');
+    assert.deepEqual(afterVariant[1], {
+      productId: product.id,
+      variantId: medium.id,
+      sku: `${sku}-M`,
+      currency: 'EUR',
+      oldPrice: 22.5,
+      newPrice: 24.99,
+      referencePrice: 22.5,
+    });
+
+    assert.equal((await patch(product.id, { price: 21 })).statusCode, 200);
+    const afterProduct = (await events(product.id)).map((e) => e.payload);
+    assert.equal(afterProduct.length, 3, 'one event for the product, none for the variant following it');
+    assert.equal(afterProduct[2].variantId, null);
+    assert.equal(afterProduct[2].newPrice, 21);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { body, type TestApp, startTestApp } from '../helpers/app.ts';
-import { adminHeaders, setStoredSetting } from '../helpers/catalog-factories.ts';
+import { adminHeaders, setStoredSetting, unique } from '../helpers/catalog-factories.ts';
 import { readMail, startSmtpReceiver } from '../helpers/smtp-receiver.ts';
 import { registerCustomer } from '../auth/auth-helpers.ts';
 import {
@@ -85,6 +85,44 @@ describe('e-mail over a real SMTP server', () => {
     assert.equal(cancel.statusCode, 200, cancel.body);
     const messages = await smtp.messagesTo(customer.email, 2);
     assert.equal(readMail(messages[1].raw).subject, `Order ${order.number} cancelled`);
+  });
+
+  test('when the order holds a variant, then its line in the confirmation names the options', async () => {
+    const transportId = await makeTransport(t.app.db);
+    const sku = unique('MAILTEE');
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/rest/product/product',
+      headers: await adminHeaders(t.app),
+      payload: {
+        name: 'Mail tee',
+        sku,
+        price: 20,
+        options: [
+          { name: 'Size', values: ['S', 'M'] },
+          { name: 'Colour', values: ['Red'] },
+        ],
+        variants: [{ sku: `${sku}-M-R`, options: { Size: 'M', Colour: 'Red' }, price: 22.5, stockQty: 5 }],
+      },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const productId = created.json().data.id as number;
+    const variants = await call(t.app, 'GET', `/rest/product/variant?productId=${productId}`, {});
+    const variantId = variants.json().data[0].id as number;
+    const customer = await makeCustomer(t.app);
+    const added = await call(
+      t.app,
+      'POST',
+      '/rest/cart/items',
+      { token: customer.token },
+      { variantId, qty: 1 },
+    );
+    assert.equal(added.statusCode, 200, added.body);
+    const placed = await placeOrder(t.app, { token: customer.token }, { transportId });
+    assert.equal(placed.statusCode, 201, placed.body);
+    const mail = readMail((await smtp.messagesTo(customer.email))[0].raw);
+    assert.match(mail.text, new RegExp(`1 × Mail tee – Size: M, Colour: Red \\(${sku}-M-R\\) @ 22\\.50 EUR`));
+    assert.match(mail.html, /Mail tee – Size: M, Colour: Red/);
   });
 
   test('when the locale is el, then the e-mail is in Greek', async () => {

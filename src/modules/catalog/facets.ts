@@ -11,6 +11,8 @@ import {
   visibility,
 } from '../../resources/sql.ts';
 import { parseListQuery, type Filter } from '../../resources/list-query.ts';
+import { countKey, VersionedCache } from '../../resources/count-cache.ts';
+import { readVersions, versionsJson } from '../../resources/repo.ts';
 import { type ReadContext, type RequestContext, scopeOf } from '../../resources/index.ts';
 import { products, productVariants } from './catalog.tables.ts';
 import { productResource } from './product.resource.ts';
@@ -121,7 +123,8 @@ export function facetsQuery(db: Db, ctx: ReadContext, filters: readonly Filter[]
                 group by kv.key, kv.value) x
           group by x.name) o)
     ) as facets`;
-  return db.select({ facets: sql<Facets>`facets` }).from(sql`(${facets}) as f`);
+  // The table versions in the same snapshot, for the cached facets (see productFacets).
+  return db.select({ facets: sql<Facets>`facets`, versions: versionsJson }).from(sql`(${facets}) as f`);
 }
 
 /** The shape of a facets statement: which filters, which search shape, which scope. */
@@ -131,18 +134,37 @@ function shapeOf(ctx: ReadContext, filters: readonly Filter[], search: string | 
   return `facets_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
 }
 
+/**
+ * Facets are kept per query and answered again while the tables they count keep their versions:
+ * a category page asks the same facets for every visitor, and counting the whole catalog costs the
+ * database milliseconds. Products (in stock, options included: migration 0022), categories and
+ * variants each bump their version on a change the counts can see.
+ */
+const FACET_TABLES = ['product', 'category', 'product_variant'] as const;
+const cachedFacets = new VersionedCache<{ version: string; facets: Facets }>();
+
+function facetsVersion(versions: Record<string, string>): string {
+  return FACET_TABLES.map((table) => versions[table] ?? '0').join('.');
+}
+
 /** The facets of the product list the query string describes, as the caller may see it. */
 export async function productFacets(rctx: RequestContext, raw: Record<string, unknown>): Promise<Facets> {
   const ctx: ReadContext = { ...rctx, scope: scopeOf(rctx.caller), settings: null };
   const query = parseListQuery(productResource, raw, ctx.scope);
-  const values = paramValues(ctx, query, productResource);
-  const [row] = await runJson<{ facets: Facets }>(
+  // No key for filters on values that change without a version (stock, sale, variant options).
+  const listKey = countKey(productResource, ctx, query);
+  const key = listKey && `facets|${listKey}`;
+  const kept = key ? cachedFacets.get(rctx.db, key) : undefined;
+  if (kept && kept.version === facetsVersion(await readVersions(rctx.db))) return kept.facets;
+
+  const [row] = await runJson<{ facets: Facets; versions: Record<string, string> }>(
     rctx.db,
     shapeOf(ctx, query.filters, query.search),
     (db) => facetsQuery(db, ctx, query.filters, query.search) as never,
-    ['facets'],
-    values,
+    ['facets', 'versions'],
+    paramValues(ctx, query, productResource),
     searchOnce(productResource, query.search),
   );
+  if (key) cachedFacets.set(rctx.db, key, { version: facetsVersion(row.versions), facets: row.facets });
   return row.facets;
 }

@@ -35,6 +35,23 @@ async function recordPrice(
   return { oldPrice, referencePrice };
 }
 
+/** The product.price_changed event of a recorded change (docs/events.md); variantId null for the product's own price. */
+async function priceChanged(
+  tx: Db,
+  owner: { productId: number; variantId: number | null; sku: string | null },
+  change: { oldPrice: number | null; referencePrice: number | null },
+  newPrice: number,
+  currency: string,
+): Promise<void> {
+  await recordEvent(tx, 'product.price_changed', {
+    ...owner,
+    currency,
+    oldPrice: change.oldPrice === null ? null : fromCents(change.oldPrice),
+    newPrice: fromCents(newPrice),
+    referencePrice: change.referencePrice === null ? null : fromCents(change.referencePrice),
+  });
+}
+
 /** A product's own price change, with its product.price_changed event. */
 export async function recordPriceChange(
   tx: Db,
@@ -44,24 +61,25 @@ export async function recordPriceChange(
 ): Promise<void> {
   const change = await recordPrice(tx, { productId }, newPrice);
   if (!change) return;
-  await recordEvent(tx, 'product.price_changed', {
-    productId,
-    sku: (await productSku(tx, productId)) ?? null,
-    currency,
-    oldPrice: change.oldPrice === null ? null : fromCents(change.oldPrice),
-    newPrice: fromCents(newPrice),
-    referencePrice: change.referencePrice === null ? null : fromCents(change.referencePrice),
-  });
+  const sku = (await productSku(tx, productId)) ?? null;
+  await priceChanged(tx, { productId, variantId: null, sku }, change, newPrice, currency);
 }
 
-/** A variant's effective price (its own, else its product's) as its Omnibus history sees it. */
+/**
+ * A variant's effective price (its own, else its product's) as its Omnibus history sees it. With
+ * `event`, a change also raises product.price_changed for the variant (a write of the variant's own
+ * price); a product's price change raises one event for the product, not one per variant following it.
+ */
 export async function recordVariantPrice(
   tx: Db,
   productId: number,
   variantId: number,
   effectivePrice: number,
+  event?: { sku: string; currency: string },
 ): Promise<void> {
-  await recordPrice(tx, { productId, variantId }, effectivePrice);
+  const change = await recordPrice(tx, { productId, variantId }, effectivePrice);
+  if (!change || !event) return;
+  await priceChanged(tx, { productId, variantId, sku: event.sku }, change, effectivePrice, event.currency);
 }
 
 function invalid(field: string, message: string): AppError {

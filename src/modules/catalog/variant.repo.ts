@@ -62,11 +62,13 @@ export async function variantPricing(
   db: Db,
   variantId: number,
 ): Promise<
-  { productId: number; price: number | null; productPrice: number; options: ProductOption[] } | undefined
+  | { productId: number; sku: string; price: number | null; productPrice: number; options: ProductOption[] }
+  | undefined
 > {
   const rows = await db
     .select({
       productId: productVariants.productId,
+      sku: productVariants.sku,
       price: productVariants.price,
       productPrice: products.price,
       options: products.options,

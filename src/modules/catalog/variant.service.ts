@@ -40,7 +40,11 @@ export const variantHooks: ResourceHooks = {
   async afterWrite(ctx, id, values, op) {
     if (op === 'update' && !('price' in values)) return;
     const pricing = await variantPricing(ctx.db, id);
-    if (pricing)
-      await recordVariantPrice(ctx.db, pricing.productId, id, pricing.price ?? pricing.productPrice);
+    if (!pricing) return;
+    const currency = String((await ctx.settings()).currency);
+    await recordVariantPrice(ctx.db, pricing.productId, id, pricing.price ?? pricing.productPrice, {
+      sku: pricing.sku,
+      currency,
+    });
   },
 };

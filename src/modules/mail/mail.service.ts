@@ -49,6 +49,7 @@ async function orderMailData(db: Db, orderId: number) {
     currency: order.currency,
     lines: lines.map((l) => ({
       name: l.name,
+      options: (l.options ?? {}) as Record<string, string>,
       sku: l.sku,
       qty: l.qty,
       unitPrice: money(l.unitPrice),

@@ -7,7 +7,15 @@ export const LOCALES: readonly Locale[] = ['en', 'el'];
 export interface OrderMailData {
   number: string;
   currency: string;
-  lines: { name: string; sku: string; qty: number; unitPrice: string; lineTotal: string }[];
+  lines: {
+    name: string;
+    /** The variant's option values, e.g. {Size: 'M'}; empty for a product without options. */
+    options: Record<string, string>;
+    sku: string;
+    qty: number;
+    unitPrice: string;
+    lineTotal: string;
+  }[];
   /** Non-zero figures of the order's totals, in order. */
   totals: { figure: TotalFigure; amount: string }[];
   vat: { rate: number; net: string; vat: string; gross: string }[];
@@ -144,11 +152,17 @@ function table(head: string[], rows: string[][]): string {
   return `<table border="1" cellpadding="4" cellspacing="0"><tr>${cells('th', head)}</tr>${rows.map((r) => `<tr>${cells('td', r)}</tr>`).join('')}</table>`;
 }
 
+/** A variant's options after the product's name: ` – Size: M, Colour: Red`. */
+function optionsText(options: Record<string, string>): string {
+  const pairs = Object.entries(options).map(([name, value]) => `${name}: ${value}`);
+  return pairs.length === 0 ? '' : ` – ${pairs.join(', ')}`;
+}
+
 function orderConfirmation(locale: Locale, firstName: string, order: OrderMailData): RenderedMail {
   const w = WORDS[locale];
   const money = (amount: string) => `${amount} ${order.currency}`;
   const lineRows = order.lines.map((l) => [
-    `${l.name} (${l.sku})`,
+    `${l.name}${optionsText(l.options)} (${l.sku})`,
     String(l.qty),
     money(l.unitPrice),
     money(l.lineTotal),

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { statement } from '../../db/statements.ts';
 import type { OrderStatus } from './order-states.ts';
@@ -26,40 +26,50 @@ export interface AfterOrder {
 
 const iso = (value: string) => new Date(value).toISOString();
 
-/** History, shipments and returns of several orders in one named statement (a page of the list). */
-const afterOfPage = statement('order_after_of_page', (db) =>
-  db
-    .select({
-      id: sql<number>`o.id`,
-      history: sql<AfterOrder['history']>`coalesce((select json_agg(json_build_object('from', h.from_status,
+/**
+ * History, shipments and returns of the order whose id `orderId` names, as JSON columns: for one
+ * statement over several orders (afterOrdersOf) or inside the order list's page.
+ */
+export function afterOrderColumns(orderId: SQL) {
+  return {
+    history: sql<AfterOrder['history']>`coalesce((select json_agg(json_build_object('from', h.from_status,
           'to', h.to_status, 'at', h.created_at, 'by', h.actor, 'reason', h.reason) order by h.id)
-        from order_status_change h where h.order_id = o.id), '[]')`,
-      shipments: sql<
-        AfterOrder['shipments']
-      >`coalesce((select json_agg(json_build_object('carrier', s.carrier,
+        from order_status_change h where h.order_id = ${orderId}), '[]')`,
+    shipments: sql<AfterOrder['shipments']>`coalesce((select json_agg(json_build_object('carrier', s.carrier,
           'trackingNumber', s.tracking_number, 'trackingUrl', s.tracking_url, 'at', s.created_at) order by s.id)
-        from shipment s where s.order_id = o.id), '[]')`,
-      returns: sql<
-        AfterOrder['returns']
-      >`coalesce((select json_agg(json_build_object('id', r.id, 'amount', r.amount,
+        from shipment s where s.order_id = ${orderId}), '[]')`,
+    returns: sql<
+      AfterOrder['returns']
+    >`coalesce((select json_agg(json_build_object('id', r.id, 'amount', r.amount,
           'points', r.points, 'restock', r.restock, 'reason', r.reason, 'at', r.created_at,
           'lines', (select json_agg(json_build_object('orderLineId', rl.order_line_id, 'qty', rl.qty,
               'amount', rl.amount, 'points', rl.points) order by rl.order_line_id)
             from order_return_line rl where rl.return_id = r.id)) order by r.id)
-        from order_return r where r.order_id = o.id), '[]')`,
-    })
+        from order_return r where r.order_id = ${orderId}), '[]')`,
+  };
+}
+
+/** The JSON columns of afterOrderColumns as read, with their instants in ISO form. */
+export function afterOrderOf(r: AfterOrder): AfterOrder {
+  return {
+    history: r.history.map((h) => ({ ...h, at: iso(h.at) })),
+    shipments: r.shipments.map((s) => ({ ...s, at: iso(s.at) })),
+    returns: r.returns.map((x) => ({ ...x, at: iso(x.at) })),
+  };
+}
+
+const afterOfOrders = statement('order_after_of_orders', (db) =>
+  db
+    .select({ id: sql<number>`o.id`, ...afterOrderColumns(sql`o.id`) })
     .from(sql`unnest(${sql.placeholder('ids')}::int[]) as o(id)`),
 );
 
+/** History, shipments and returns of several orders in one named statement. */
 export async function afterOrdersOf(db: Db, orderIds: readonly number[]): Promise<Map<number, AfterOrder>> {
   const byOrder = new Map<number, AfterOrder>();
   if (orderIds.length === 0) return byOrder;
-  for (const r of await afterOfPage(db, { ids: orderIds.map((id) => Math.trunc(id)) })) {
-    byOrder.set(r.id, {
-      history: r.history.map((h) => ({ ...h, at: iso(h.at) })),
-      shipments: r.shipments.map((s) => ({ ...s, at: iso(s.at) })),
-      returns: r.returns.map((x) => ({ ...x, at: iso(x.at) })),
-    });
+  for (const r of await afterOfOrders(db, { ids: orderIds.map((id) => Math.trunc(id)) })) {
+    byOrder.set(r.id, afterOrderOf(r));
   }
   return byOrder;
 }

@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client.ts';
-import { run, statement } from '../../db/statements.ts';
+import { run } from '../../db/statements.ts';
+import { type AfterOrder, afterOrderColumns, afterOrderOf } from './after-order.repo.ts';
 import { couponRedemptions } from '../catalog/promotions.tables.ts';
 import type { OrderStatus } from './order-states.ts';
 import {
@@ -26,6 +27,11 @@ interface InsertedOrderRow extends Omit<SalesOrderRow, 'createdAt' | 'updatedAt'
 }
 
 const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
+
+/** The lines `l` (of sales_order_line) as one JSON array of SalesOrderLineRow, in line order. */
+const LINES_JSON = sql`json_agg(json_build_object('id', l.id, 'orderId', l.order_id, 'productId', l.product_id,
+    'variantId', l.variant_id, 'sku', l.sku, 'options', l.options, 'name', l.name, 'unitPrice', l.unit_price,
+    'qty', l.qty, 'vatRate', l.vat_rate::float8, 'lineTotal', l.line_total, 'giftId', l.gift_id) order by l.id)`;
 
 /**
  * Writes the order and its lines, empties the cart it came from (lines deleted, coupon cleared) and
@@ -84,9 +90,7 @@ export async function insertOrder(
       o.paid_amount as "paidAmount", o.refunded_amount as "refundedAmount", o.paid_at as "paidAt",
       o.created_at as "createdAt",
       o.updated_at as "updatedAt",
-      (select json_agg(json_build_object('id', l.id, 'orderId', l.order_id, 'productId', l.product_id,
-          'variantId', l.variant_id, 'sku', l.sku, 'options', l.options, 'name', l.name, 'unitPrice', l.unit_price, 'qty', l.qty, 'vatRate', l.vat_rate::float8,
-          'lineTotal', l.line_total, 'giftId', l.gift_id) order by l.id) from l) as lines
+      (select ${LINES_JSON} from l) as lines
     from o`,
   );
   const { lines: stored, createdAt, updatedAt, ...rest } = row;
@@ -175,23 +179,31 @@ function filterShape(q: OrderFilter): string {
   return FILTERS.reduce((mask, name, i) => (q[name] === undefined ? mask : mask | (1 << i)), 0).toString(36);
 }
 
+/** An order of the list's page with its lines, history, shipments and returns. */
+export type PagedOrder = SalesOrderRow & AfterOrder & { lines: SalesOrderLineRow[] };
+
 /**
- * A page of orders, newest first, and how many match; counting never loads the rows. Both are
- * named statements (planned once per filter combination) and run side by side.
+ * A page of orders, newest first, each with its lines and what happened after it, and how many
+ * match; counting never loads the rows. Both are named statements (planned once per filter
+ * combination) and run side by side.
  */
-export async function pageOrders(
-  db: Db,
-  q: OrderPageQuery,
-): Promise<{ rows: SalesOrderRow[]; total: number }> {
+export async function pageOrders(db: Db, q: OrderPageQuery): Promise<{ rows: PagedOrder[]; total: number }> {
   const shape = filterShape(q);
   const values = { ...filterValues(q), limit: q.limit, offset: q.offset };
+  // Qualified by hand: drizzle leaves the columns of a one-table select unqualified.
+  const orderId = sql.raw('"sales_order"."id"');
   const [rows, counted] = await Promise.all([
     run(
       db,
       `order_page_${shape}`,
       (on) =>
         on
-          .select()
+          .select({
+            ...getTableColumns(salesOrders),
+            lines: sql<SalesOrderLineRow[]>`coalesce((select ${LINES_JSON} from sales_order_line l
+              where l.order_id = ${orderId}), '[]')`,
+            ...afterOrderColumns(orderId),
+          })
           .from(salesOrders)
           .where(orderConditions(q, 'placeholders'))
           // Newest first by time, then id: with a status filter the (status, created_at) index gives
@@ -212,22 +224,10 @@ export async function pageOrders(
       values,
     ),
   ]);
-  return { rows, total: counted[0]?.n ?? 0 };
-}
-
-const linesOfPage = statement('order_lines_of_page', (db) =>
-  db
-    .select()
-    .from(salesOrderLines)
-    .where(sql`${salesOrderLines.orderId} = any(${sql.placeholder('ids')}::int[])`)
-    .orderBy(asc(salesOrderLines.id)),
-);
-
-export async function linesOfOrders(db: Db, orderIds: number[]): Promise<Map<number, SalesOrderLineRow[]>> {
-  const byOrder = new Map<number, SalesOrderLineRow[]>(orderIds.map((id) => [id, []]));
-  if (orderIds.length === 0) return byOrder;
-  for (const row of await linesOfPage(db, { ids: orderIds })) byOrder.get(row.orderId)?.push(row);
-  return byOrder;
+  return {
+    rows: rows.map((row) => ({ ...row, ...afterOrderOf(row) })),
+    total: counted[0]?.n ?? 0,
+  };
 }
 
 export async function setStatus(db: Db, id: number, status: OrderStatus): Promise<SalesOrderRow> {

@@ -16,7 +16,6 @@ import {
   deleteRedemption,
   findOrder,
   linesOf,
-  linesOfOrders,
   type OrderFilter,
   pageOrders,
   setStatus,
@@ -53,11 +52,9 @@ export async function listOrders(
     limit: perPage,
     offset: (page - 1) * perPage,
   });
-  const ids = rows.map((r) => r.id);
-  const [lines, after] = await Promise.all([linesOfOrders(deps.db, ids), afterOrdersOf(deps.db, ids)]);
   return {
     success: true as const,
-    data: rows.map((r) => orderJson(r, lines.get(r.id) ?? [], after.get(r.id), scope === 'backend')),
+    data: rows.map((r) => orderJson(r, r.lines, r, scope === 'backend')),
     pagination: paginationOf(page, perPage, total),
   };
 }

@@ -17,6 +17,7 @@ import {
 import {
   assertConfigSettings,
   listSettings,
+  publishSettingDefaults,
   putSetting,
   readSettings,
   resetSetting,
@@ -26,6 +27,7 @@ import {
 /** The settings registry (back office), the feature flags and the storefront configuration. */
 export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
   assertConfigSettings(app.config);
+  await publishSettingDefaults(app.db, app.config);
   const tags = ['system'];
   const backend = { access: access.admin(Role.Developer, Role.Admin) };
   const privateAnswer = cachingHook('private');

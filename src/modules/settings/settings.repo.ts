@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { settings } from './settings.tables.ts';
+import { settingDefaults, settings } from './settings.tables.ts';
 
 export interface StoredSetting {
   key: string;
@@ -60,4 +60,14 @@ export async function upsertSetting(db: Db, key: string, value: unknown): Promis
 
 export async function deleteStoredSetting(db: Db, key: string): Promise<void> {
   await db.delete(settings).where(eq(settings.key, key));
+}
+
+/** Replaces the fallbacks the database's own code reads (setting_default). */
+export async function writeSettingDefaults(db: Db, values: Record<string, unknown>): Promise<void> {
+  const rows = Object.entries(values).map(([key, value]) => ({ key, value }));
+  if (rows.length === 0) return;
+  await db
+    .insert(settingDefaults)
+    .values(rows)
+    .onConflictDoUpdate({ target: settingDefaults.key, set: { value: sql`excluded.value` } });
 }

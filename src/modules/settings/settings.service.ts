@@ -25,6 +25,7 @@ import {
   settingValueSql,
   storedSettingsJson,
   upsertSetting,
+  writeSettingDefaults,
 } from './settings.repo.ts';
 
 // Settings are read LIVE: every request that needs them runs one small query on the `setting`
@@ -67,6 +68,18 @@ export function assertConfigSettings(config: Config): void {
     const problem = settingProblem(key, value);
     if (problem) throw new ConfigError(`configuration key "settings.${key}": ${problem}`);
   }
+}
+
+/** Settings that database code reads (the stock events' trigger, migration 0023). */
+const DATABASE_SETTINGS = ['stock_low_threshold'] as const;
+
+/**
+ * Writes the configuration's fallback of the settings database code reads, so a trigger sees a
+ * value given only in the configuration file as the service does (a stored value still wins).
+ */
+export async function publishSettingDefaults(db: Db, config: Config): Promise<void> {
+  const layer = configLayer(config);
+  await writeSettingDefaults(db, Object.fromEntries(DATABASE_SETTINGS.map((key) => [key, layer[key]])));
 }
 
 /**

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { privateWebhookTargetsAllowed } from '../../config.ts';
 import { relayEvents } from './relay.ts';
 import { createMailer, MAIL_QUEUE, runMailAttempt } from '../mail/mail.delivery.ts';
-import { DELIVERY_QUEUE, type DeliverySettings, runDeliveryAttempt } from '../webhooks/delivery.ts';
+import { DELIVERY_QUEUE, type DeliverySettings, runDeliveryAttempts } from '../webhooks/delivery.ts';
 import { type Queue, startQueue } from '../jobs/queue.ts';
 
 /** Jobs fetched by one poll of a worker, and sent at once. */
@@ -49,17 +49,13 @@ export const jobsModule: FastifyPluginAsync = async (app) => {
       async (jobs) => {
         // A full batch means more are waiting: fetch again at once instead of after the poll interval.
         if (jobs.length === DELIVERY_BATCH) q.notifyWorker(workerId);
-        await Promise.all(
-          jobs.map(async (job) => {
-            try {
-              await runDeliveryAttempt(app.db, q, job, settings);
-            } catch (err) {
-              // Only this job goes back to pg-boss for a retry; the batch's others are done.
-              app.log.error({ err, job: job.id }, 'webhook delivery failed to run');
-              await q.fail(DELIVERY_QUEUE, job.id).catch(() => {});
-            }
-          }),
-        );
+        try {
+          await runDeliveryAttempts(app.db, q, jobs, settings);
+        } catch (err) {
+          // The batch goes back to pg-boss, which retries its jobs; a claimed attempt is sent again.
+          app.log.error({ err, jobs: jobs.length }, 'webhook deliveries failed to run');
+          throw err;
+        }
       },
     );
     await q.createQueue(MAIL_QUEUE);

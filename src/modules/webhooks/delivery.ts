@@ -148,73 +148,129 @@ async function post(
   });
 }
 
+interface Claimed extends ClaimedAttempt {
+  deliveryId: number;
+  attempt: number;
+}
+
 /**
- * Runs one attempt. The claim (a conditional update of the delivery row) lets exactly one worker
- * send a given attempt; a job that pg-boss hands out again after its worker died finds the
- * attempt claimed but unfinished (`sending`) and sends it again: at least once.
+ * Runs the attempts of a batch of jobs in three steps, each one statement for the whole batch:
+ * claim them, send them (side by side), record their outcomes. The claim (a conditional update of
+ * each delivery row) lets exactly one worker send a given attempt; a job that pg-boss hands out
+ * again after its worker died finds the attempt claimed but unfinished (`sending`) and sends it
+ * again: at least once. A statement that fails fails the batch, and pg-boss retries its jobs.
  */
-export async function runDeliveryAttempt(
+export async function runDeliveryAttempts(
   db: Db,
   queue: Queue,
-  job: { data: DeliveryJob; retryCount: number },
+  jobs: readonly { data: DeliveryJob; retryCount: number }[],
   settings: DeliverySettings,
 ): Promise<void> {
-  const { deliveryId, attempt } = job.data;
-  const claimable =
-    job.retryCount > 0
-      ? sql`((status = 'pending' and attempts = ${attempt - 1}) or (status = 'sending' and attempts = ${attempt}))`
-      : sql`(status = 'pending' and attempts = ${attempt - 1})`;
-  // The claim and what the attempt sends, in one round trip (a webhook or event since deleted
-  // comes back as nulls, and the attempt fails on it).
-  const [claimed] = await queryRows<ClaimedAttempt>(
+  const claimed = await claimAttempts(db, jobs);
+  const outcomes = await Promise.all(claimed.map((attempt) => send(attempt, settings)));
+  const finished = claimed.map((c, i) => finishedAttempt(c, outcomes[i], settings));
+  await recordOutcomes(db, finished);
+  const retries = finished.filter((f) => f.nextAttemptAt !== null);
+  await queueDeliveryJobs(
     db,
-    sql`with claimed as (
-          update ${webhookDelivery} set status = 'sending', attempts = ${attempt}, updated_at = now()
-          where id = ${deliveryId} and ${claimable}
-          returning webhook_id, event_id)
-        select w.url, w.secret, w.active, e.id as "eventId", e.type, e.payload, e.created_at as "createdAt"
+    queue,
+    retries.map((f) => ({ id: f.deliveryId, attempts: f.attempt, nextAttemptAt: f.nextAttemptAt })),
+  );
+}
+
+/** Claims the batch's attempts and reads what each sends (a webhook or event since deleted: nulls). */
+async function claimAttempts(
+  db: Db,
+  jobs: readonly { data: DeliveryJob; retryCount: number }[],
+): Promise<Claimed[]> {
+  if (jobs.length === 0) return [];
+  const wanted = jobs.map((j) => ({
+    id: j.data.deliveryId,
+    attempt: j.data.attempt,
+    retried: j.retryCount > 0,
+  }));
+  return queryRows<Claimed>(
+    db,
+    sql`with wanted as (
+          select * from jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb) as w(id int, attempt int, retried boolean)),
+        claimed as (
+          update ${webhookDelivery} d set status = 'sending', attempts = w.attempt, updated_at = now()
+          from wanted w
+          where d.id = w.id and ((d.status = 'pending' and d.attempts = w.attempt - 1)
+            or (w.retried and d.status = 'sending' and d.attempts = w.attempt))
+          returning d.id, d.webhook_id, d.event_id, w.attempt)
+        select claimed.id as "deliveryId", claimed.attempt, w.url, w.secret, w.active, e.id as "eventId", e.type,
+          e.payload, e.created_at as "createdAt"
         from claimed
         left join ${webhook} w on w.id = claimed.webhook_id
         left join ${outbox} e on e.id = claimed.event_id`,
   );
-  if (!claimed) return;
-  const target = claimed.url === null ? undefined : { ...claimed, url: claimed.url };
-  const event = claimed.eventId === null ? undefined : { ...claimed, id: claimed.eventId };
-  let outcome: Outcome;
-  if (!target || !event) outcome = { ok: false, status: null, durationMs: 0, error: 'event or webhook gone' };
-  else if (!target.active) outcome = { ok: false, status: null, durationMs: 0, error: 'webhook inactive' };
-  else {
-    const body = JSON.stringify({
-      type: event.type,
-      timestamp: new Date(event.createdAt).toISOString(),
-      data: event.payload,
-    });
-    outcome = await post(target.url, target.secret, webhookMessageId(event.id), body, settings);
+}
+
+/** Sends one claimed attempt; never throws (a failure is an outcome). */
+async function send(claimed: Claimed, settings: DeliverySettings): Promise<Outcome> {
+  if (claimed.url === null || claimed.eventId === null) {
+    return { ok: false, status: null, durationMs: 0, error: 'event or webhook gone' };
   }
+  if (!claimed.active) return { ok: false, status: null, durationMs: 0, error: 'webhook inactive' };
+  const body = JSON.stringify({
+    type: claimed.type,
+    timestamp: new Date(claimed.createdAt).toISOString(),
+    data: claimed.payload,
+  });
+  return post(claimed.url, claimed.secret, webhookMessageId(claimed.eventId), body, settings);
+}
+
+interface FinishedAttempt extends Outcome {
+  deliveryId: number;
+  attempt: number;
+  deliveryStatus: 'succeeded' | 'dead' | 'pending';
+  nextAttemptAt: Date | null;
+}
+
+/** The delivery's state after an attempt: done, dead after the last attempt, or due again later. */
+function finishedAttempt(claimed: Claimed, outcome: Outcome, settings: DeliverySettings): FinishedAttempt {
+  const { deliveryId, attempt } = claimed;
   const dead = !outcome.ok && attempt >= settings.maxAttempts;
-  const next =
+  const nextAttemptAt =
     outcome.ok || dead
       ? null
       : new Date(
           Date.now() + retryDelayMs(attempt, settings.retryBaseMs, settings.retryMaxMs, settings.maxAttempts),
         );
-  // The delivery's latest state and the attempt's record, in one statement.
+  const deliveryStatus = outcome.ok ? 'succeeded' : dead ? 'dead' : 'pending';
+  return { ...outcome, deliveryId, attempt, deliveryStatus, nextAttemptAt };
+}
+
+/** Each delivery's latest state and each attempt's record, in one statement for the batch. */
+async function recordOutcomes(db: Db, finished: readonly FinishedAttempt[]): Promise<void> {
+  if (finished.length === 0) return;
+  const rows = finished.map((f) => ({
+    id: f.deliveryId,
+    attempt: f.attempt,
+    status: f.deliveryStatus,
+    next_at: f.nextAttemptAt?.toISOString() ?? null,
+    code: f.status,
+    ok: f.ok,
+    ms: f.durationMs,
+    error: f.error,
+  }));
   await queryRows(
     db,
-    sql`with finished as (
-          update ${webhookDelivery}
-          set status = ${outcome.ok ? 'succeeded' : dead ? 'dead' : 'pending'}, job_queued = false,
-              next_attempt_at = ${next}, last_response_code = ${outcome.status},
-              last_duration_ms = ${outcome.durationMs}, last_error = ${outcome.error}, updated_at = now()
-          where id = ${deliveryId}
-          returning id)
-        insert into ${webhookDeliveryAttempt}
-          (delivery_id, attempt, succeeded, response_code, duration_ms, error)
-        select id, ${attempt}::int, ${outcome.ok}::boolean, ${outcome.status}::int, ${outcome.durationMs}::int,
-               ${outcome.error}::text
-        from finished`,
+    sql`with outcome as (
+          select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+            as o(id int, attempt int, status text, next_at timestamptz, code int, ok boolean, ms int, error text)),
+        finished as (
+          update ${webhookDelivery} d
+          set status = o.status, job_queued = false, next_attempt_at = o.next_at, last_response_code = o.code,
+              last_duration_ms = o.ms, last_error = o.error, updated_at = now()
+          from outcome o
+          where d.id = o.id
+          returning d.id)
+        insert into ${webhookDeliveryAttempt} (delivery_id, attempt, succeeded, response_code, duration_ms, error)
+        select o.id, o.attempt, o.ok, o.code, o.ms, o.error
+        from outcome o join finished f on f.id = o.id`,
   );
-  if (next) await queueDeliveryJobs(db, queue, [{ id: deliveryId, attempts: attempt, nextAttemptAt: next }]);
 }
 
 /** The Standard Webhooks message id of an event: the same for every attempt and every webhook. */

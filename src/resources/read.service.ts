@@ -124,7 +124,7 @@ export async function listEntities(
     const read = await selectPageWithState(
       rctx.db,
       resource,
-      { ...pageByIds(resource, base, ranked.ids, size), pageNumber: 1, state },
+      { ...pageByIds(resource, base, ranked.ids, size, perPage.mode), pageNumber: 1, state },
       'text',
     );
     const version = versionOf(resource, query, read.versions);
@@ -174,12 +174,15 @@ function listText(rows: string, pagination: Static<typeof Pagination>): string {
   return `{"success":true,"data":${rows},"pagination":${JSON.stringify(pagination)}}`;
 }
 
-/** The rows of `ids` in that order, as the caller may read them (a remembered ranked page). */
-function pageByIds(resource: Resource, ctx: ReadContext, ids: number[], size: number) {
+/**
+ * The rows of `ids` in that order, as the caller may read them (a remembered ranked page). `mode`
+ * names how the statement's page size is computed (perPageOf), as it does in the page's own shape.
+ */
+function pageByIds(resource: Resource, ctx: ReadContext, ids: number[], size: number, mode: string) {
   const none = { filters: [], search: null, sort: [] };
   const idsParam = sql.placeholder('ids');
   return {
-    shape: `${shapeKey(resource, ctx, none, [])}|byIds|${perPageOf(ctx, size).mode}`,
+    shape: `${shapeKey(resource, ctx, none, [])}|byIds|${mode}`,
     build: () => ({
       selection: selectionFor(resource, ctx),
       jsonSelection: jsonSelectionFor(resource, ctx),

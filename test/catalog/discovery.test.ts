@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { body, startTestApp, type TestApp } from '../helpers/app.ts';
-import { adminHeaders, createCategory, createProduct, unique } from '../helpers/catalog-factories.ts';
+import { sql } from 'drizzle-orm';
+import {
+  adminHeaders,
+  createCategory,
+  createProduct,
+  setStoredSetting,
+  unique,
+} from '../helpers/catalog-factories.ts';
 
 // Catalog discovery through HTTP (docs/discovery.md): the category
 // subtree filter and breadcrumbs, the stock and sale filters, search (every word, any order,
@@ -171,6 +178,18 @@ describe('catalog discovery', () => {
     assert.deepEqual(await names(byPrice), ['Moka kettle', 'Moka pot large', 'Moka pot small']);
     await patch(`/rest/product/product/${c.id}`, { active: false });
     assert.deepEqual(await names(byPrice), ['Moka pot large', 'Moka pot small'], 'hidden at once');
+
+    // A lowered page-size ceiling applies to a remembered search as to a new one.
+    const unsized = `/rest/product/product?brand=${brand}&q=moka`;
+    assert.equal((await raw(unsized)).data.length, 2);
+    assert.equal((await raw(unsized)).data.length, 2);
+    await setStoredSetting(t.app.db, 'rest_max_page_size', 1);
+    try {
+      const clamped = await raw(`${unsized}&limit=15`);
+      assert.deepEqual([clamped.data.length, clamped.pagination.total], [1, 2]);
+    } finally {
+      await t.app.db.execute(sql`delete from setting where key = 'rest_max_page_size'`);
+    }
   });
 
   test('when asking for facets, then counts per brand, category, price and stock, each ignoring only its own filter', async () => {

@@ -21,7 +21,10 @@ export interface DeliverySettings {
   maxAttempts: number;
 }
 
+/** A claimed attempt and what it sends (a webhook or event since deleted comes back as nulls). */
 interface ClaimedAttempt {
+  deliveryId: number;
+  attempt: number;
   url: string | null;
   secret: string;
   active: boolean;
@@ -148,11 +151,6 @@ async function post(
   });
 }
 
-interface Claimed extends ClaimedAttempt {
-  deliveryId: number;
-  attempt: number;
-}
-
 /**
  * Runs the attempts of a batch of jobs in three steps, each one statement for the whole batch:
  * claim them, send them (side by side), record their outcomes. The claim (a conditional update of
@@ -178,18 +176,18 @@ export async function runDeliveryAttempts(
   );
 }
 
-/** Claims the batch's attempts and reads what each sends (a webhook or event since deleted: nulls). */
+/** Claims the batch's attempts and reads what each sends. */
 async function claimAttempts(
   db: Db,
   jobs: readonly { data: DeliveryJob; retryCount: number }[],
-): Promise<Claimed[]> {
+): Promise<ClaimedAttempt[]> {
   if (jobs.length === 0) return [];
   const wanted = jobs.map((j) => ({
     id: j.data.deliveryId,
     attempt: j.data.attempt,
     retried: j.retryCount > 0,
   }));
-  return queryRows<Claimed>(
+  return queryRows<ClaimedAttempt>(
     db,
     sql`with wanted as (
           select * from jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb) as w(id int, attempt int, retried boolean)),
@@ -208,7 +206,7 @@ async function claimAttempts(
 }
 
 /** Sends one claimed attempt; never throws (a failure is an outcome). */
-async function send(claimed: Claimed, settings: DeliverySettings): Promise<Outcome> {
+async function send(claimed: ClaimedAttempt, settings: DeliverySettings): Promise<Outcome> {
   if (claimed.url === null || claimed.eventId === null) {
     return { ok: false, status: null, durationMs: 0, error: 'event or webhook gone' };
   }
@@ -229,7 +227,7 @@ interface FinishedAttempt extends Outcome {
 }
 
 /** The delivery's state after an attempt: done, dead after the last attempt, or due again later. */
-function finishedAttempt(claimed: Claimed, outcome: Outcome, settings: DeliverySettings): FinishedAttempt {
+function finishedAttempt(claimed: ClaimedAttempt, outcome: Outcome, settings: DeliverySettings): FinishedAttempt {
   const { deliveryId, attempt } = claimed;
   const dead = !outcome.ok && attempt >= settings.maxAttempts;
   const nextAttemptAt =

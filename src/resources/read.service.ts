@@ -14,7 +14,13 @@ import {
 } from './count-cache.ts';
 import { type ListQuery, parseListQuery, parseWith, type WithTree } from './list-query.ts';
 import { appliedPageSize, DEFAULT_PAGE_SIZE, paginationOf } from './pagination.ts';
-import { embedRelations, relationKeyFields } from './relations.ts';
+import {
+  embeddableInSql,
+  embedRelations,
+  jsonSelectionWithRelations,
+  relationKeyFields,
+  relationsShape,
+} from './relations.ts';
 import { countRows, type PageRequest, type Row, selectPageWithState, selectRows } from './repo.ts';
 import { toJsonRows } from './rows.ts';
 import {
@@ -64,13 +70,18 @@ function pageOf(
   query: PageQuery,
   limit: number,
   offset: number,
+  relationsInStatement = false,
 ): PageRequest {
-  const extra = relationKeyFields(resource, query.with);
+  // Relations the service embeds afterwards need their keys read; the statement's own need none.
+  const extra = relationsInStatement ? [] : relationKeyFields(resource, query.with);
+  const relations = relationsInStatement ? `|with:${relationsShape(query.with)}` : '';
   return {
-    shape: shapeKey(resource, ctx, query, extra),
+    shape: `${shapeKey(resource, ctx, query, extra)}${relations}`,
     build: () => ({
       selection: selectionFor(resource, ctx, extra),
-      jsonSelection: jsonSelectionFor(resource, ctx, extra),
+      jsonSelection: relationsInStatement
+        ? jsonSelectionWithRelations(resource, ctx, query.with)
+        : jsonSelectionFor(resource, ctx, extra),
       where: whereFor(resource, ctx, query),
       order: orderFor(resource, query.sort, rankFor(resource, query)),
       idsFirst: rankFor(resource, query) !== undefined,
@@ -134,9 +145,10 @@ export async function listEntities(
     }
   }
 
-  // A ranked page to remember comes parsed, for its ids.
-  const rowsAs = query.with.size === 0 && !rankedKey ? 'text' : 'json';
-  const page = pageOf(resource, base, query, size, 0);
+  // A ranked page to remember comes parsed, for its ids; relations come in the page when they can.
+  const relationsInStatement = embeddableInSql(resource, query.with);
+  const rowsAs = relationsInStatement && !rankedKey ? 'text' : 'json';
+  const page = pageOf(resource, base, query, size, 0, relationsInStatement);
   const read = await selectPageWithState(
     rctx.db,
     resource,
@@ -165,7 +177,7 @@ export async function listEntities(
     const ids = read.rows.map((row) => row.id as number);
     rememberRankedPage(rctx.db, rankedKey, { version, perPage: read.perPage, ids } satisfies RankedPage);
   }
-  await embedRelations(ctx, resource, read.rows, query.with);
+  if (!relationsInStatement) await embedRelations(ctx, resource, read.rows, query.with);
   return { success: true, data: read.rows, pagination } satisfies ListResult;
 }
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { jobIdOf, retryDelayMs } from '../../src/modules/jobs/queue.ts';
+import { deliveryJobs } from '../../src/modules/webhooks/delivery.ts';
 import { guardedLookup, isPrivateAddress } from '../../src/modules/webhooks/targets.ts';
 
 describe('job back-off', () => {
@@ -16,6 +17,43 @@ describe('job back-off', () => {
     assert.equal(jobIdOf('webhook-delivery:1:2'), jobIdOf('webhook-delivery:1:2'));
     assert.notEqual(jobIdOf('webhook-delivery:1:2'), jobIdOf('webhook-delivery:1:3'));
     assert.match(jobIdOf('x'), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});
+
+describe('webhook delivery jobs', () => {
+  test('when 120 first attempts and 2 retries are queued, then 3 jobs carry the 120 and each retry has its own', () => {
+    const due = Array.from({ length: 120 }, (_, i) => ({ id: i + 1, attempts: 0, nextAttemptAt: null }));
+    const later = new Date('2026-11-25T12:00:00Z');
+    const retries = [
+      { id: 500, attempts: 1, nextAttemptAt: later },
+      { id: 501, attempts: 3, nextAttemptAt: later },
+    ];
+    const jobs = deliveryJobs([...due.slice(0, 60), ...retries, ...due.slice(60)]);
+    const attempts = (job: (typeof jobs)[number]) => ('attempts' in job.data! ? job.data.attempts : []);
+    const dueNow = jobs.filter((j) => j.startAfter === undefined);
+    assert.deepEqual(
+      dueNow.map((j) => attempts(j).length),
+      [50, 50, 20],
+    );
+    assert.deepEqual(
+      dueNow.flatMap(attempts).map((a) => [a.deliveryId, a.attempt]),
+      due.map((d) => [d.id, 1]),
+      'every first attempt once, in order',
+    );
+    const scheduled = jobs.filter((j) => j.startAfter !== undefined);
+    assert.deepEqual(
+      scheduled.map((j) => [attempts(j), j.startAfter]),
+      [
+        [[{ deliveryId: 500, attempt: 2 }], later],
+        [[{ deliveryId: 501, attempt: 4 }], later],
+      ],
+    );
+    assert.equal(new Set(jobs.map((j) => j.id)).size, jobs.length, 'distinct ids');
+    assert.deepEqual(
+      deliveryJobs([...due.slice(0, 60), ...retries, ...due.slice(60)]).map((j) => j.id),
+      jobs.map((j) => j.id),
+      'queueing the same attempts again gives the same ids (pg-boss inserts nothing twice)',
+    );
   });
 });
 

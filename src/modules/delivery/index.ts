@@ -2,11 +2,16 @@ import type { FastifyPluginAsync } from 'fastify';
 import { privateWebhookTargetsAllowed } from '../../config.ts';
 import { relayEvents } from './relay.ts';
 import { createMailer, MAIL_QUEUE, runMailAttempt } from '../mail/mail.delivery.ts';
-import { DELIVERY_QUEUE, type DeliverySettings, runDeliveryAttempts } from '../webhooks/delivery.ts';
+import {
+  DELIVERY_QUEUE,
+  type DeliveryJob,
+  type DeliverySettings,
+  runDeliveryAttempts,
+} from '../webhooks/delivery.ts';
 import { type Queue, startQueue } from '../jobs/queue.ts';
 
-/** Jobs fetched by one poll of a worker, and sent at once. */
-const DELIVERY_BATCH = 100;
+/** Jobs fetched by one poll of a worker, and sent at once (a delivery job holds up to 50 attempts). */
+const DELIVERY_BATCH = 4;
 const MAIL_BATCH = 10;
 
 /**
@@ -39,7 +44,7 @@ export const jobsModule: FastifyPluginAsync = async (app) => {
     queue = q;
     await q.createQueue(DELIVERY_QUEUE);
     let workerId = '';
-    workerId = await q.work<{ deliveryId: number; attempt: number }>(
+    workerId = await q.work<DeliveryJob>(
       DELIVERY_QUEUE,
       {
         batchSize: DELIVERY_BATCH,

@@ -1,11 +1,11 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import type { Queue } from '../jobs/queue.ts';
+import { inTransaction, type Queue } from '../jobs/queue.ts';
 import { queueMailJobs } from '../mail/mail.delivery.ts';
 import { writeMailsForEvent } from '../mail/mail.service.ts';
 import { mailMessage } from '../mail/mail.tables.ts';
-import { queueDeliveryJobs } from '../webhooks/delivery.ts';
+import { deliveryJobs, queueDeliveryJobs } from '../webhooks/delivery.ts';
 import { webhook, webhookDelivery } from '../webhooks/webhooks.tables.ts';
 import { outbox } from '../events/outbox.tables.ts';
 
@@ -14,9 +14,10 @@ const BATCH = 200;
 /**
  * Hands committed events to the queue, in two crash-safe steps that any instance may run at
  * once: (1) in one transaction, the undelivered outbox rows (locked with SKIP LOCKED, so two
- * instances take different rows) become one delivery row per subscribed webhook and are marked
- * delivered, and the e-mails the events send are written; (2) deliveries and messages with no job yet get one, under an id derived from (delivery,
- * attempt) so a repeated step queues nothing twice. A process killed between the steps leaves
+ * instances take different rows) become one delivery row per subscribed webhook with the jobs of
+ * their first attempts, and are marked delivered, and the e-mails the events send are written;
+ * (2) deliveries (a manual retry) and messages with no job yet get one, under an id derived from
+ * what it sends so a repeated step queues nothing twice. A process killed between the steps leaves
  * rows that the next run picks up. Returns how many outbox rows and jobs it handled.
  */
 export async function relayEvents(
@@ -24,7 +25,7 @@ export async function relayEvents(
   config: Config,
   queue: Queue,
 ): Promise<{ events: number; jobs: number }> {
-  const events = await db.transaction(async (tx) => {
+  const handed = await db.transaction(async (tx) => {
     const rows = await tx
       .select({ id: outbox.id, type: outbox.type, payload: outbox.payload })
       .from(outbox)
@@ -32,7 +33,7 @@ export async function relayEvents(
       .orderBy(asc(outbox.id))
       .limit(BATCH)
       .for('update', { skipLocked: true });
-    if (rows.length === 0) return 0;
+    if (rows.length === 0) return { events: 0, jobs: 0 };
     const hooks = await tx
       .select({ id: webhook.id, events: webhook.events })
       .from(webhook)
@@ -42,7 +43,16 @@ export async function relayEvents(
         .filter((hook) => hook.events.includes('*') || hook.events.includes(event.type))
         .map((hook) => ({ webhookId: hook.id, eventId: event.id, eventType: event.type })),
     );
-    if (deliveries.length > 0) await tx.insert(webhookDelivery).values(deliveries).onConflictDoNothing();
+    if (deliveries.length > 0) {
+      // Their jobs commit with them: nothing to note afterwards, nothing to find unqueued.
+      const written = await tx
+        .insert(webhookDelivery)
+        .values(deliveries.map((d) => ({ ...d, jobQueued: true })))
+        .onConflictDoNothing()
+        .returning({ id: webhookDelivery.id });
+      const firstAttempts = written.map(({ id }) => ({ id, attempts: 0, nextAttemptAt: null }));
+      await queue.insert(deliveryJobs(firstAttempts), { db: inTransaction(tx) });
+    }
     for (const event of rows) await writeMailsForEvent(tx, config, event);
     await tx
       .update(outbox)
@@ -53,7 +63,7 @@ export async function relayEvents(
           rows.map((r) => r.id),
         ),
       );
-    return rows.length;
+    return { events: rows.length, jobs: deliveries.length };
   });
   const unqueued = await db
     .select({
@@ -73,5 +83,5 @@ export async function relayEvents(
     .orderBy(asc(mailMessage.id))
     .limit(BATCH * 5);
   await queueMailJobs(db, queue, unsent);
-  return { events, jobs: unqueued.length + unsent.length };
+  return { events: handed.events, jobs: handed.jobs + unqueued.length + unsent.length };
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { type SQL, sql } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
 import type { Db } from '../../db/client.ts';
 
@@ -31,6 +32,23 @@ function adapterOf(db: Db): { executeSql(text: string, values?: unknown[]): Prom
         return results[results.length - 1] ?? { rows: [] };
       }
       return client.query(text, values);
+    },
+  };
+}
+
+/**
+ * pg-boss's executor over a transaction of the app's (`queue.insert(jobs, { db })`): the jobs are
+ * written with the rows they serve, or not at all. pg-boss's numbered parameters become drizzle's.
+ */
+export function inTransaction(tx: Db): { executeSql(text: string, values?: unknown[]): Promise<SqlResult> } {
+  return {
+    async executeSql(text, values = []) {
+      const parts = text.split(/\$(\d+)/);
+      const chunks: SQL[] = parts.map((part, i) =>
+        // An unset option (undefined) is bound as NULL, as node-postgres binds it.
+        i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1] ?? null}`,
+      );
+      return (await tx.execute(sql.join(chunks))) as unknown as SqlResult;
     },
   };
 }

@@ -34,19 +34,36 @@ interface ClaimedAttempt {
   createdAt: Date | string;
 }
 
-interface DeliveryJob {
+/** One attempt of one delivery. */
+interface AttemptRef {
   deliveryId: number;
   attempt: number;
 }
 
-/** The job of one attempt; its id makes queueing the same attempt again a no-op. */
-function jobOf(deliveryId: number, attempt: number, startAfter: Date | null): PgBoss.JobInsert<DeliveryJob> {
+/**
+ * A job's data: the attempts it runs. Attempts due now go in jobs of up to ATTEMPTS_PER_JOB, so the
+ * queue writes, hands out and completes one job row for many deliveries; an attempt due later has a
+ * job of its own. (`deliveryId`/`attempt` alone: a job queued by an earlier version.)
+ */
+export type DeliveryJob = { attempts: AttemptRef[] } | AttemptRef;
+
+const ATTEMPTS_PER_JOB = 50;
+
+function attemptsOf(job: DeliveryJob): AttemptRef[] {
+  return 'attempts' in job ? job.attempts : [job];
+}
+
+/** The job of some attempts, due at `startAfter` (null: now). */
+function jobOf(attempts: AttemptRef[], startAfter: Date | null): PgBoss.JobInsert<DeliveryJob> {
   return {
-    // The due time is part of the id: a manual retry (due now) of an attempt already scheduled for
-    // later is a job of its own, and whichever runs first claims the attempt.
-    id: jobIdOf(`webhook-delivery:${deliveryId}:${attempt}:${startAfter?.getTime() ?? 'now'}`),
+    // The attempts and the due time make the id: queueing the same attempts again (a relay that
+    // ran again after a crash) inserts nothing, and a manual retry (due now) of an attempt already
+    // scheduled for later is a job of its own; whichever runs first claims the attempt.
+    id: jobIdOf(
+      `webhook-delivery:${attempts.map((a) => `${a.deliveryId}:${a.attempt}`).join(',')}:${startAfter?.getTime() ?? 'now'}`,
+    ),
     name: DELIVERY_QUEUE,
-    data: { deliveryId, attempt },
+    data: { attempts },
     startAfter: startAfter ?? undefined,
     // pg-boss's own retries cover only a worker that died or a database error mid-attempt; a
     // refused or failed request is a finished attempt whose successor is queued by us.
@@ -59,6 +76,23 @@ function jobOf(deliveryId: number, attempt: number, startAfter: Date | null): Pg
   };
 }
 
+/** The jobs of the next attempt of each delivery: the ones due now together, the others one each. */
+export function deliveryJobs(
+  deliveries: readonly { id: number; attempts: number; nextAttemptAt: Date | null }[],
+): PgBoss.JobInsert<DeliveryJob>[] {
+  const jobs: PgBoss.JobInsert<DeliveryJob>[] = [];
+  const dueNow: AttemptRef[] = [];
+  for (const d of deliveries) {
+    const attempt = { deliveryId: d.id, attempt: d.attempts + 1 };
+    if (d.nextAttemptAt === null) dueNow.push(attempt);
+    else jobs.push(jobOf([attempt], d.nextAttemptAt));
+  }
+  for (let i = 0; i < dueNow.length; i += ATTEMPTS_PER_JOB) {
+    jobs.push(jobOf(dueNow.slice(i, i + ATTEMPTS_PER_JOB), null));
+  }
+  return jobs;
+}
+
 /** Queues the next attempt of each delivery, then notes that its job exists. */
 export async function queueDeliveryJobs(
   db: Db,
@@ -66,7 +100,7 @@ export async function queueDeliveryJobs(
   deliveries: { id: number; attempts: number; nextAttemptAt: Date | null }[],
 ): Promise<void> {
   if (deliveries.length === 0) return;
-  await queue.insert(deliveries.map((d) => jobOf(d.id, d.attempts + 1, d.nextAttemptAt)));
+  await queue.insert(deliveryJobs(deliveries));
   await db
     .update(webhookDelivery)
     .set({ jobQueued: true })
@@ -181,12 +215,10 @@ async function claimAttempts(
   db: Db,
   jobs: readonly { data: DeliveryJob; retryCount: number }[],
 ): Promise<ClaimedAttempt[]> {
-  if (jobs.length === 0) return [];
-  const wanted = jobs.map((j) => ({
-    id: j.data.deliveryId,
-    attempt: j.data.attempt,
-    retried: j.retryCount > 0,
-  }));
+  const wanted = jobs.flatMap((j) =>
+    attemptsOf(j.data).map((a) => ({ id: a.deliveryId, attempt: a.attempt, retried: j.retryCount > 0 })),
+  );
+  if (wanted.length === 0) return [];
   return queryRows<ClaimedAttempt>(
     db,
     sql`with wanted as (
@@ -227,7 +259,11 @@ interface FinishedAttempt extends Outcome {
 }
 
 /** The delivery's state after an attempt: done, dead after the last attempt, or due again later. */
-function finishedAttempt(claimed: ClaimedAttempt, outcome: Outcome, settings: DeliverySettings): FinishedAttempt {
+function finishedAttempt(
+  claimed: ClaimedAttempt,
+  outcome: Outcome,
+  settings: DeliverySettings,
+): FinishedAttempt {
   const { deliveryId, attempt } = claimed;
   const dead = !outcome.ok && attempt >= settings.maxAttempts;
   const nextAttemptAt =

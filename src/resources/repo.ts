@@ -138,8 +138,9 @@ export function statePageQuery(
   state: { settingsJson: SQL; perPage: SQL },
   rowsAs: RowsAs = 'json',
 ) {
-  const { perPage } = state;
-  // The applied size and the offset are computed by the statement: (page - 1) × size.
+  // The applied size is computed once by the statement (it reads a setting), and the page's
+  // limit and offset, (page - 1) × size, refer to it.
+  const perPage = sql`one.per_page`;
   const inner = pageRows(
     db,
     resource,
@@ -158,7 +159,7 @@ export function statePageQuery(
           ? sql<string>`(select coalesce(json_agg(p), '[]'::json)::text from (${inner}) p)`
           : sql<Row[]>`(select coalesce(json_agg(p), '[]'::json) from (${inner}) p)`,
     })
-    .from(sql`(values (1)) as one (x)`);
+    .from(sql`(select ${state.perPage} as per_page) as one`);
 }
 
 export async function selectPageWithState<A extends RowsAs>(

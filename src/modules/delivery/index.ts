@@ -8,7 +8,7 @@ import {
   type DeliverySettings,
   runDeliveryAttempts,
 } from '../webhooks/delivery.ts';
-import { type Queue, startQueue } from '../jobs/queue.ts';
+import { type Queue, startQueue, stopQueue } from '../jobs/queue.ts';
 
 /** Jobs fetched by one poll of a worker, and sent at once (a delivery job holds up to 50 attempts). */
 const DELIVERY_BATCH = 4;
@@ -35,6 +35,21 @@ export const jobsModule: FastifyPluginAsync = async (app) => {
     maxAttempts: config.jobs.maxAttempts,
   };
 
+  const running = new Set<Promise<unknown>>();
+  /** A worker's handler, counted while it runs; a batch handed out during shutdown goes back to the queue. */
+  const counted =
+    <J>(handler: (jobs: J) => Promise<void>) =>
+    async (jobs: J): Promise<void> => {
+      if (stopping) throw new Error('shutting down: these jobs run again later');
+      const run = handler(jobs);
+      running.add(run);
+      try {
+        await run;
+      } finally {
+        running.delete(run);
+      }
+    };
+
   app.addHook('onReady', async () => {
     const q = await startQueue(app.db, {
       onError: (err) => app.log.error({ err }, 'job queue error'),
@@ -51,7 +66,7 @@ export const jobsModule: FastifyPluginAsync = async (app) => {
         pollingIntervalSeconds: config.jobs.pollIntervalSeconds,
         includeMetadata: true,
       },
-      async (jobs) => {
+      counted(async (jobs) => {
         // A full batch means more are waiting: fetch again at once instead of after the poll interval.
         if (jobs.length === DELIVERY_BATCH) q.notifyWorker(workerId);
         try {
@@ -61,7 +76,7 @@ export const jobsModule: FastifyPluginAsync = async (app) => {
           app.log.error({ err, jobs: jobs.length }, 'webhook deliveries failed to run');
           throw err;
         }
-      },
+      }),
     );
     await q.createQueue(MAIL_QUEUE);
     const mailer = createMailer(
@@ -83,7 +98,7 @@ export const jobsModule: FastifyPluginAsync = async (app) => {
         pollingIntervalSeconds: config.jobs.pollIntervalSeconds,
         includeMetadata: true,
       },
-      async (jobs) => {
+      counted(async (jobs) => {
         if (jobs.length === MAIL_BATCH) q.notifyWorker(mailWorkerId);
         await Promise.all(
           jobs.map(async (job) => {
@@ -95,7 +110,7 @@ export const jobsModule: FastifyPluginAsync = async (app) => {
             }
           }),
         );
-      },
+      }),
     );
     const relayOnce = async () => {
       try {
@@ -131,7 +146,7 @@ export const jobsModule: FastifyPluginAsync = async (app) => {
         1000,
         Math.min(config.webhooks.timeoutMs + 5000, config.http.shutdownGraceMs - 1000),
       );
-      await queue?.stop({ graceful: true, wait: true, timeout });
+      if (queue) await stopQueue(queue, { graceful: true, wait: true, timeout }, running);
     } catch (err) {
       // Nothing is lost: an attempt cut short runs again after it expires (docs/events.md).
       app.log.warn({ err }, 'the job queue did not stop cleanly');

@@ -57,7 +57,7 @@ export async function startQueue(
   db: Db,
   options: { onError: (err: Error) => void; maintenanceIntervalSeconds?: number; soleInstance: boolean },
 ): Promise<Queue> {
-  const adapter = adapterOf(db);
+  const adapter = tracked(adapterOf(db));
   const boss = new PgBoss({
     db: adapter,
     schema: 'pgboss',
@@ -74,7 +74,44 @@ export async function startQueue(
       "update pgboss.job set state = 'retry', start_after = now() where state = 'active'",
     );
   }
+  statementsOf.set(boss, adapter.inFlight);
   return boss;
+}
+
+const statementsOf = new WeakMap<Queue, Set<Promise<unknown>>>();
+
+/** The adapter, noting the statements it has under way. */
+function tracked(adapter: ReturnType<typeof adapterOf>) {
+  const inFlight = new Set<Promise<unknown>>();
+  return {
+    inFlight,
+    executeSql(text: string, values?: unknown[]): Promise<SqlResult> {
+      const statement = adapter.executeSql(text, values);
+      const settled = statement.then(
+        () => {},
+        () => {},
+      );
+      inFlight.add(settled);
+      void settled.then(() => inFlight.delete(settled));
+      return statement;
+    },
+  };
+}
+
+/**
+ * Stops the workers, then waits for what is still under way: the handlers in `running` (a batch
+ * fetched while stop() began still runs) and the queue's statements, since pg-boss completes or
+ * fails a worker's jobs without awaiting it. The database must not close under either: a statement
+ * failing on a closed pool there would be an unhandled rejection.
+ */
+export async function stopQueue(
+  queue: Queue,
+  options: PgBoss.StopOptions,
+  running: ReadonlySet<Promise<unknown>>,
+): Promise<void> {
+  await queue.stop(options);
+  await Promise.allSettled([...running]);
+  await Promise.all(statementsOf.get(queue) ?? []);
 }
 
 /**

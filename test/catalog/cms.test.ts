@@ -124,4 +124,29 @@ describe('CMS reels and sliders, shipping methods', () => {
     );
     assert.equal('createdAt' in res.json().data[0], false);
   });
+
+  test('when a reel names products, then a list shows them in the reel order, without hidden ones, as its own page does', async () => {
+    const older = await createProduct(t.app, { name: 'Reel older' });
+    const newer = await createProduct(t.app, { name: 'Reel newer' });
+    const hidden = await createProduct(t.app, { name: 'Reel hidden', active: false });
+    const reel = await create(
+      t.app,
+      '/rest/cms/reel',
+      {
+        title: 'Ordered',
+        videoUrl: 'https://cdn.example.com/o.mp4',
+        productIds: [newer.id as number, hidden.id as number, older.id as number],
+      },
+      media,
+    );
+    const listed = ((await get('/rest/cms/reel?with=products&limit=100')).json().data as Json[]).find(
+      (r) => r.id === reel.id,
+    )!;
+    assert.deepEqual(
+      (listed.products as Json[]).map((p) => p.name),
+      ['Reel newer', 'Reel older'],
+    );
+    const shown = (await get(`/rest/cms/reel/${reel.id}?with=products`)).json().data as Json;
+    assert.deepEqual(listed, shown);
+  });
 });

@@ -111,7 +111,7 @@ export function facetsQuery(db: Db, ctx: ReadContext, filters: readonly Filter[]
         from (select m.category_id, count(*) as n from m where m.category_id is not null and ${othersHold(flags, 'category')}
               group by m.category_id order by n desc, m.category_id limit ${limit}) k
         join category c on c.id = k.category_id and ${activeCategory}),
-      'price', (select json_build_object('min', round(min(m.price)::numeric / 100, 2), 'max', round(max(m.price)::numeric / 100, 2))
+      'price', (select json_build_object('min', min(m.price) * 0.01, 'max', max(m.price) * 0.01)
         from m where ${othersHold(flags, 'price')}),
       'inStock', json_build_object('count', (select count(*) from m where m.in_stock and ${othersHold(flags, 'inStock')})),
       'options', (select coalesce(json_object_agg(o.name, o.vals order by o.name), '{}'::json) from (

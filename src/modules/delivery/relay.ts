@@ -43,6 +43,7 @@ export async function relayEvents(
         .filter((hook) => hook.events.includes('*') || hook.events.includes(event.type))
         .map((hook) => ({ webhookId: hook.id, eventId: event.id, eventType: event.type })),
     );
+    let jobs = 0;
     if (deliveries.length > 0) {
       // Their jobs commit with them: nothing to note afterwards, nothing to find unqueued.
       const written = await tx
@@ -51,7 +52,9 @@ export async function relayEvents(
         .onConflictDoNothing()
         .returning({ id: webhookDelivery.id });
       const firstAttempts = written.map(({ id }) => ({ id, attempts: 0, nextAttemptAt: null }));
-      await queue.insert(deliveryJobs(firstAttempts), { db: inTransaction(tx) });
+      const firstJobs = deliveryJobs(firstAttempts);
+      if (firstJobs.length > 0) await queue.insert(firstJobs, { db: inTransaction(tx) });
+      jobs = firstJobs.length;
     }
     for (const event of rows) await writeMailsForEvent(tx, config, event);
     await tx
@@ -63,7 +66,7 @@ export async function relayEvents(
           rows.map((r) => r.id),
         ),
       );
-    return { events: rows.length, jobs: deliveries.length };
+    return { events: rows.length, jobs };
   });
   const unqueued = await db
     .select({

@@ -124,7 +124,7 @@ async function openPglite(
     rmSync(fresh, { recursive: true, force: true });
   }
   // Loaded only here: on PostgreSQL the embedded engine's modules would cost some 50 MB of memory for nothing.
-  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }, { pg_trgm }, { unaccent }] =
+  const [pgliteModule, { drizzle: drizzlePglite }, { migrate: migratePglite }, { pg_trgm }, { unaccent }] =
     await Promise.all([
       import('@electric-sql/pglite'),
       import('drizzle-orm/pglite'),
@@ -133,12 +133,13 @@ async function openPglite(
       import('@electric-sql/pglite/contrib/pg_trgm'),
       import('@electric-sql/pglite/contrib/unaccent'),
     ]);
+  const { PGlite } = pgliteModule;
   const client = new PGlite({ dataDir: inMemory ? undefined : dataDir, extensions: { pg_trgm, unaccent } });
   await client.waitReady;
   await client.exec(`set plan_cache_mode = ${PLAN_CACHE_MODE}; ${SEARCH_SETTINGS_SQL}`);
   const db = drizzlePglite({ client, schema, logger }) as unknown as Db;
-  // PGlite plans every query of its API again: all-JSON reads go through PREPARE/EXECUTE instead.
-  useEngine(db, new PgliteStatements(client, logger));
+  // PGlite plans every query of its API again: all-JSON reads are parsed once and bound per call instead.
+  useEngine(db, new PgliteStatements(client, pgliteModule, logger));
   return {
     db,
     engine: 'pglite',

@@ -149,17 +149,20 @@ export function statePageQuery(
     perPage as unknown as number,
     sql`(${sql.placeholder('page')}::bigint - 1) * ${perPage}` as unknown as number,
   );
-  return db
-    .select({
-      perPage: sql<number>`${perPage}`,
-      settings: sql<unknown>`${state.settingsJson}`,
-      versions: versionsJson,
-      rows:
-        rowsAs === 'text'
-          ? sql<string>`(select coalesce(json_agg(p), '[]'::json)::text from (${inner}) p)`
-          : sql<Row[]>`(select coalesce(json_agg(p), '[]'::json) from (${inner}) p)`,
-    })
-    .from(sql`(select ${state.perPage} as per_page) as one`);
+  return (
+    db
+      .select({
+        perPage: sql<number>`${perPage}`,
+        settings: sql<unknown>`${state.settingsJson}`,
+        versions: versionsJson,
+        rows:
+          rowsAs === 'text'
+            ? sql<string>`(select coalesce(json_agg(p), '[]'::json)::text from (${inner}) p)`
+            : sql<Row[]>`(select coalesce(json_agg(p), '[]'::json) from (${inner}) p)`,
+      })
+      // OFFSET 0 keeps the planner from pulling `one` up into its three uses, each reading the setting.
+      .from(sql`(select ${state.perPage} as per_page offset 0) as one`)
+  );
 }
 
 export async function selectPageWithState<A extends RowsAs>(

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import * as pglite from '@electric-sql/pglite';
 import { PGlite } from '@electric-sql/pglite';
 import fc from 'fast-check';
 import { PgliteStatements } from '../../src/db/pglite-statements.ts';
 
-// PGlite's prepared statements receive their values as SQL literals: whatever a client sends must
-// arrive as the same value, never as SQL.
+// PGlite's prepared statements receive their values as bound parameters: whatever a client sends
+// must arrive as the same value, never as SQL.
 
 describe('PgliteStatements', () => {
   let client: PGlite;
@@ -15,7 +16,7 @@ describe('PgliteStatements', () => {
     await client.waitReady;
     await client.exec('create table note (id int primary key, body text)');
     await client.exec(`insert into note values (1, 'kept')`);
-    statements = new PgliteStatements(client);
+    statements = new PgliteStatements(client, pglite);
   });
   after(() => client.close());
 
@@ -30,7 +31,10 @@ describe('PgliteStatements', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.string({ unit: 'binary' }).filter((s) => !s.includes('\0')),
-        fc.array(fc.string({ unit: 'grapheme' }).filter((s) => !s.includes('\0')), { maxLength: 5 }),
+        fc.array(
+          fc.string({ unit: 'grapheme' }).filter((s) => !s.includes('\0')),
+          { maxLength: 5 },
+        ),
         async (text, texts) => {
           const [[first, , , , , array]] = await echo([text, 1, 1, true, [], texts, null]);
           assert.equal(first, text);
@@ -42,7 +46,13 @@ describe('PgliteStatements', () => {
   });
 
   test('when text tries to break out of its literal, then it stays text and the table is untouched', async () => {
-    for (const attack of ["'); drop table note; --", "\\'; drop table note; --", "E'\\\\'", '$$ x $$', '"}']) {
+    for (const attack of [
+      "'); drop table note; --",
+      "\\'; drop table note; --",
+      "E'\\\\'",
+      '$$ x $$',
+      '"}',
+    ]) {
       const [[text, , , , , array]] = await echo([attack, 1, 1, true, [], [attack], null]);
       assert.equal(text, attack);
       assert.deepEqual(array, [attack]);
@@ -62,6 +72,32 @@ describe('PgliteStatements', () => {
   test('when a value holds a NUL character, then it is refused as PostgreSQL refuses it (22021)', async () => {
     await assert.rejects(echo(['a\0b', 1, 1, true, [], [], null]), { code: '22021' });
     await assert.rejects(echo(['a', 1, 1, true, [], ['\0'], null]), { code: '22021' });
+  });
+
+  test('when a statement fails, then it rejects with its SQLSTATE and the next statement runs', async () => {
+    await assert.rejects(statements.execute('divide', 'select 1 / $1::int', [0]), { code: '22012' });
+    assert.deepEqual(await statements.execute('divide', 'select 1 / $1::int', [1]), [[1]]);
+    await assert.rejects(statements.execute('broken', 'select from nowhere_at_all', []), { code: '42P01' });
+    assert.deepEqual(await statements.execute('echo_one', 'select $1::int', [7]), [[7]]);
+  });
+
+  test('when a transaction is open on the connection, then a statement waits for its end and never reads its rows', async () => {
+    let inserted!: () => void;
+    const insertedOnce = new Promise<void>((resolve) => {
+      inserted = resolve;
+    });
+    const rolledBack = client
+      .transaction(async (tx) => {
+        await tx.query(`insert into note values (2, 'uncommitted')`);
+        inserted();
+        await turns(5);
+        throw new Error('rolled back');
+      })
+      .catch(() => 'rolled back');
+    await insertedOnce;
+    const [[notes]] = await statements.execute('note_count', 'select count(*)::int from note', []);
+    assert.equal(await rolledBack, 'rolled back');
+    assert.equal(notes, 1);
   });
 
   test('when many statements are queued at once, then the event loop turns between any two of them', async () => {

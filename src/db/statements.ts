@@ -78,8 +78,8 @@ export function statement<R>(name: string, build: Build<R>) {
 
 /**
  * Runs a named statement whose selected columns are all JSON values (or text) and answers its rows
- * as objects keyed by `columns`, in select order. On an engine with a fast path (PGlite: PREPARE
- * once, EXECUTE with literals) it takes it; elsewhere it is `run`.
+ * as objects keyed by `columns`, in select order. On an engine with a fast path (PGlite: parsed
+ * once by name, then one bind/execute exchange per call) it takes it; elsewhere it is `run`.
  */
 export async function runJson<R extends Record<string, unknown>>(
   db: Db,

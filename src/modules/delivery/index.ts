@@ -9,6 +9,7 @@ import {
   runDeliveryAttempts,
 } from '../webhooks/delivery.ts';
 import { type Queue, startQueue, stopQueue } from '../jobs/queue.ts';
+import { scheduleVacuum, VACUUM_QUEUE, vacuumDatabase } from '../jobs/vacuum.ts';
 
 /** Jobs fetched by one poll of a worker, and sent at once (a delivery job holds up to 50 attempts). */
 const DELIVERY_BATCH = 4;
@@ -55,6 +56,7 @@ export const jobsModule: FastifyPluginAsync = async (app) => {
       onError: (err) => app.log.error({ err }, 'job queue error'),
       maintenanceIntervalSeconds: Math.max(1, Math.round(config.jobs.relayIntervalMs / 1000) * 30),
       soleInstance: app.database.engine === 'pglite',
+      schedules: app.database.engine === 'pglite',
     });
     queue = q;
     await q.createQueue(DELIVERY_QUEUE);
@@ -112,6 +114,19 @@ export const jobsModule: FastifyPluginAsync = async (app) => {
         );
       }),
     );
+    if (app.database.engine === 'pglite') {
+      // PGlite has no autovacuum (src/modules/jobs/vacuum.ts).
+      await q.work(
+        VACUUM_QUEUE,
+        { pollingIntervalSeconds: config.jobs.pollIntervalSeconds },
+        counted(async () => {
+          const started = Date.now();
+          await vacuumDatabase(app.db);
+          app.log.info({ ms: Date.now() - started }, 'database vacuumed');
+        }),
+      );
+      await scheduleVacuum(q);
+    }
     const relayOnce = async () => {
       try {
         for (;;) {

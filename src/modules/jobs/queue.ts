@@ -55,14 +55,20 @@ export function inTransaction(tx: Db): { executeSql(text: string, values?: unkno
 
 export async function startQueue(
   db: Db,
-  options: { onError: (err: Error) => void; maintenanceIntervalSeconds?: number; soleInstance: boolean },
+  options: {
+    onError: (err: Error) => void;
+    maintenanceIntervalSeconds?: number;
+    soleInstance: boolean;
+    /** pg-boss's cron schedules: only the embedded database's vacuum uses them (vacuum.ts). */
+    schedules?: boolean;
+  },
 ): Promise<Queue> {
   const adapter = tracked(adapterOf(db));
   const boss = new PgBoss({
     db: adapter,
     schema: 'pgboss',
-    // Cron schedules are not used; the relay timer hands events to the queue (src/modules/delivery/relay.ts).
-    schedule: false,
+    // Events reach the queue by the relay timer (src/modules/delivery/relay.ts), not by a schedule.
+    schedule: options.schedules === true,
     maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 60,
   } as PgBoss.ConstructorOptions);
   boss.on('error', options.onError);

@@ -52,11 +52,11 @@ export const jobsModule: FastifyPluginAsync = async (app) => {
     };
 
   app.addHook('onReady', async () => {
+    const embedded = app.database.engine === 'pglite';
     const q = await startQueue(app.db, {
       onError: (err) => app.log.error({ err }, 'job queue error'),
       maintenanceIntervalSeconds: Math.max(1, Math.round(config.jobs.relayIntervalMs / 1000) * 30),
-      soleInstance: app.database.engine === 'pglite',
-      schedules: app.database.engine === 'pglite',
+      embedded,
     });
     queue = q;
     await q.createQueue(DELIVERY_QUEUE);
@@ -114,7 +114,7 @@ export const jobsModule: FastifyPluginAsync = async (app) => {
         );
       }),
     );
-    if (app.database.engine === 'pglite') {
+    if (embedded) {
       // PGlite has no autovacuum (src/modules/jobs/vacuum.ts).
       await q.work(
         VACUUM_QUEUE,

@@ -58,9 +58,11 @@ export async function startQueue(
   options: {
     onError: (err: Error) => void;
     maintenanceIntervalSeconds?: number;
-    soleInstance: boolean;
-    /** pg-boss's cron schedules: only the embedded database's vacuum uses them (vacuum.ts). */
-    schedules?: boolean;
+    /**
+     * The queue lives in PGlite: one process owns it (jobs left active were a dead process's), and
+     * pg-boss's cron schedules are on for the vacuum PGlite lacks (vacuum.ts).
+     */
+    embedded: boolean;
   },
 ): Promise<Queue> {
   const adapter = tracked(adapterOf(db));
@@ -68,12 +70,12 @@ export async function startQueue(
     db: adapter,
     schema: 'pgboss',
     // Events reach the queue by the relay timer (src/modules/delivery/relay.ts), not by a schedule.
-    schedule: options.schedules === true,
+    schedule: options.embedded,
     maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 60,
   } as PgBoss.ConstructorOptions);
   boss.on('error', options.onError);
   await boss.start();
-  if (options.soleInstance) {
+  if (options.embedded) {
     // PGlite's data directory belongs to one process: a job still active at start was taken by
     // a process that died, and is handed out again now rather than after its expiry.
     await adapter.executeSql(

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { runJson } from '../../db/statements.ts';
 import { settingDefaults, settings } from './settings.tables.ts';
 
 export interface StoredSetting {
@@ -42,9 +43,19 @@ export function settingValueSql(key: string, kind: 'positiveInteger' | 'boolean'
     : sql`coalesce(${stored}, ${fallback}::int)`;
 }
 
-/** Every stored (operator-changed) setting; the table holds a few dozen rows at most. */
+/**
+ * Every stored (operator-changed) setting; the table holds a few dozen rows at most. One named
+ * all-JSON statement: storefront-config, features and every settings read take the engine's fast
+ * path (on PGlite one protocol exchange instead of a query planned anew).
+ */
 export async function readStoredSettings(db: Db): Promise<StoredSetting[]> {
-  return parsed(await db.select(columns).from(settings));
+  const [row] = await runJson<{ settings: StoredSetting[] }>(
+    db,
+    'stored_settings',
+    (on) => on.select({ settings: storedSettingsJson() }).from(sql`(values (1)) as one (x)`) as never,
+    ['settings'],
+  );
+  return row.settings;
 }
 
 export async function readStoredSetting(db: Db, key: string): Promise<StoredSetting | undefined> {

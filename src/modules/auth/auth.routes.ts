@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { access, customerIdOf } from '../../http/access.ts';
 import { Envelope, ok, SuccessOnly } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
@@ -46,8 +45,8 @@ function loginName(body: LoginBodyType): string {
   return name;
 }
 
-function accountKey(request: FastifyRequest): string {
-  const body = request.body as LoginBodyType;
+/** The account a login names, as the failure counters key it. */
+function accountKey(body: LoginBodyType): string {
   return normaliseLogin(body.username ?? body.email ?? '');
 }
 

@@ -1,7 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../http/errors.ts';
 import { limitCounter } from '../../http/limit-counter.ts';
+import type { LoginBodyType } from './auth.schemas.ts';
 import type { AuthContext } from './tokens.ts';
+
+/** A login request, its body validated by the route's schema before any of these run. */
+type LoginRequest = FastifyRequest<{ Body: LoginBodyType }>;
 
 /**
  * Failed logins, counted in the rate-limit store:
@@ -19,23 +23,23 @@ import type { AuthContext } from './tokens.ts';
  */
 export interface LoginLimits {
   /** preHandler: 429 when the account is refused at this address or everywhere. */
-  check(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  check(request: LoginRequest, reply: FastifyReply): Promise<void>;
   /** Runs the login: a wrong password is counted on both counters, a success clears its pair. */
-  attempt<T>(request: FastifyRequest, login: () => Promise<T>): Promise<T>;
+  attempt<T>(request: LoginRequest, login: () => Promise<T>): Promise<T>;
 }
 
 export function loginLimits(
   app: FastifyInstance,
   ctx: AuthContext,
-  accountOf: (request: FastifyRequest) => string,
+  accountOf: (body: LoginBodyType) => string,
 ): LoginLimits {
   const perPair = limitCounter(app, 'loginPerAccount', `login-failures:${ctx}`);
   const perAccount = limitCounter(app, 'loginPerAccountAllIps', `login-failures-all:${ctx}`);
-  const pairKey = (request: FastifyRequest) => `${accountOf(request)}|${request.ip}`;
+  const pairKey = (request: LoginRequest) => `${accountOf(request.body)}|${request.ip}`;
   return {
     async check(request, reply) {
       await perPair.refuseIfSpent(pairKey(request), reply);
-      await perAccount.refuseIfSpent(accountOf(request), reply);
+      await perAccount.refuseIfSpent(accountOf(request.body), reply);
     },
     async attempt(request, login) {
       try {
@@ -44,7 +48,7 @@ export function loginLimits(
         return result;
       } catch (err) {
         if (err instanceof AppError && err.code === 'INVALID_CREDENTIALS') {
-          await Promise.all([perPair.count(pairKey(request)), perAccount.count(accountOf(request))]);
+          await Promise.all([perPair.count(pairKey(request)), perAccount.count(accountOf(request.body))]);
         }
         throw err;
       }

@@ -13,7 +13,7 @@ import {
 
 type Json = Record<string, unknown>;
 
-describe('settings registry, features and storefront config (CONTRACT §5, spec 4.8)', () => {
+describe('settings registry, features and storefront config (docs/resources.md, "Settings registry")', () => {
   let t: TestApp;
   let admin: Record<string, string>;
   let developer: Record<string, string>;

@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { adminHeaders, createProduct, unique } from '../helpers/catalog-factories.ts';
 import { testEngine } from '../helpers/database.ts';
 
-// Options and variants through the back-office API and the storefront reads (CONTRACT 11).
+// Options and variants through the back-office API and the storefront reads (docs/catalog.md).
 
 type Json = Record<string, unknown>;
 type Variant = { id: number; sku: string; price: number | null; stockQty?: number; stockStatus: string };

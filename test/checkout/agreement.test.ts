@@ -14,7 +14,7 @@ import {
   totals,
 } from './fixtures.ts';
 
-// The quote is what gets charged (spec 4.7 rule 6): over varied carts, the totals endpoint and
+// The quote is what gets charged (docs/checkout.md, "Place-order"): over varied carts, the totals endpoint and
 // place-order must agree on every figure, and the order's VAT lines must add up to its total.
 
 const cents = (n: number) => Math.round(n * 100);

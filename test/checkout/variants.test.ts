@@ -17,7 +17,7 @@ import {
   type Who,
 } from './fixtures.ts';
 
-// The cart, the totals, place-order, gifts and cancellation per variant (CONTRACT 11).
+// The cart, the totals, place-order, gifts and cancellation per variant (docs/catalog.md, "Cart, checkout and orders per variant").
 
 type Line = {
   productId: number;

@@ -8,7 +8,7 @@ import {
   insertCustomer,
 } from '../helpers/catalog-factories.ts';
 
-describe('HTTP caching headers (CONTRACT §4)', () => {
+describe('HTTP caching headers (docs/resources.md, "Caching headers")', () => {
   let t: TestApp;
   let admin: Record<string, string>;
   let customer: Record<string, string>;

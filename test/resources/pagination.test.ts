@@ -11,7 +11,7 @@ import {
 
 const TOTAL = 1203;
 
-describe('list envelope and pagination (spec 2.2, 4.5, 8)', () => {
+describe('list envelope and pagination (docs/resources.md, "Pagination")', () => {
   let t: TestApp;
   let admin: Record<string, string>;
   let customer: Record<string, string>;

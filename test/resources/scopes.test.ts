@@ -42,7 +42,7 @@ const address = {
   postalCode: 'N1 1AA',
 };
 
-describe('access scopes and owner rows (spec 5.3)', () => {
+describe('access scopes and owner rows (docs/security.md)', () => {
   let t: TestApp;
   let admin: Record<string, string>;
   let aliceId: number;

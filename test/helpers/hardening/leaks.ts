@@ -1,4 +1,4 @@
-// What must never reach a client (CONTRACT §2): stack traces, SQL text, PostgreSQL error codes,
+// What must never reach a client (docs/hardening.md, "Fuzzing"): stack traces, SQL text, PostgreSQL error codes,
 // internal paths; and, in storefront answers, back-office fields.
 
 const INTERNALS: [string, RegExp][] = [

@@ -62,6 +62,32 @@ describe('cached list totals stay exact', () => {
     assert.equal(await total('q=Bulk 1'), await total('q=bulk 1'), 'search is part of the key');
   });
 
+  test('when one transaction imports products in several statements, then the version moves once, at commit, and the totals count every write', async () => {
+    const versionsSize = async () =>
+      Number(
+        (
+          await queryRows<{ bytes: string }>(
+            t.database.db,
+            sql`select pg_relation_size('resource_version')::text as bytes`,
+          )
+        )[0].bytes,
+      );
+    const start = await total();
+    const before = await version();
+    const sizeBefore = await versionsSize();
+    // 2,000 products: each one's plain variant rolls up onto it, a row-level bump per product.
+    await t.database.db.transaction(async (tx) => {
+      await insertProducts(tx, 2000);
+      await tx.execute(sql`update product set active = false where id = (select max(id) from product)`);
+    });
+    assert.notEqual(await version(), before, 'the commit moved the version');
+    assert.equal(await total(), start + 1999);
+    assert.ok(
+      (await versionsSize()) <= sizeBefore + 8192,
+      `resource_version grew from ${sizeBefore} to ${await versionsSize()} bytes for one transaction`,
+    );
+  });
+
   test('when only stock changes (checkout), then the version stays and totals stay right', async () => {
     const before = await version();
     const start = await total();

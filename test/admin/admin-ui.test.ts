@@ -48,6 +48,8 @@ describe('/admin', () => {
       const res = await app.inject({ url });
       assert.equal(res.statusCode, 503, url);
       assert.match(res.body, /npm run build:admin/);
+      // Never kept: once the build exists, the next load must reach it.
+      assert.match(String(res.headers['cache-control']), /no-store/);
     }
     await app.close();
     assert.equal((await t.app.inject({ url: '/health/live' })).statusCode, 200);

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { NO_STORE } from '../../http/no-store.ts';
 
 // The back office (admin/, react-admin built by Vite into admin/dist during `npm install`) is
 // served here at /admin by the API's own process. It is a static single-page application that
@@ -67,7 +68,7 @@ export const adminUiRoutes: FastifyPluginAsync<AdminUiOptions> = async (app, opt
     const notBuilt = (_request: unknown, reply: FastifyReply) =>
       reply
         .code(503)
-        .header('cache-control', 'no-store')
+        .header('cache-control', NO_STORE)
         .type('text/html; charset=utf-8')
         .send(NOT_BUILT_PAGE);
     app.get('/admin', { schema: { hide: true } }, notBuilt);

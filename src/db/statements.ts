@@ -1,4 +1,4 @@
-import { fillPlaceholders, type Query } from 'drizzle-orm';
+import { fillPlaceholders, type Query, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Db } from './handle.ts';
 
@@ -70,6 +70,9 @@ export function run<R>(
   if (isTransaction(db)) return build(db).prepare(name).execute(values);
   return cached(db, name, () => build(db).prepare(name)).execute(values);
 }
+
+/** The FROM of a select made only of scalar subqueries (settings, versions, a page as JSON). */
+export const ONE_ROW = sql`(values (1)) as one (x)`;
 
 /** A statement named once at module level: `const cartOf = statement('cart_of', (db) => …)`, then `cartOf(db, values)`. */
 export function statement<R>(name: string, build: Build<R>) {

@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
-import { run, runJson } from '../db/statements.ts';
+import { ONE_ROW, run, runJson } from '../db/statements.ts';
 import type { Selection } from './sql.ts';
 import type { Resource } from './types.ts';
 import { resourceVersions } from './versions.tables.ts';
@@ -188,7 +188,7 @@ export async function readVersions(db: Db): Promise<Record<string, string>> {
   const [row] = await runJson<{ versions: Record<string, string> }>(
     db,
     'resource_versions',
-    (on) => on.select({ versions: versionsJson }).from(sql`(values (1)) as one (x)`) as never,
+    (on) => on.select({ versions: versionsJson }).from(ONE_ROW) as never,
     ['versions'],
   );
   return row.versions;

@@ -1,7 +1,7 @@
 import { asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
-import { statement } from '../../db/statements.ts';
+import { ONE_ROW, statement } from '../../db/statements.ts';
 import { CART_LINE_FIELDS, type CartLineRow } from '../cart/cart.repo.ts';
 import type { CartOwner } from '../cart/cart-token.ts';
 import { cartLines, carts } from '../cart/cart.tables.ts';
@@ -172,7 +172,7 @@ export async function cartSnapshot(tx: Db, owner: CartOwner): Promise<CartSnapsh
 const transportAndSettings = statement('quote_reference', (db) =>
   db
     .select({ transport: getTableColumns(transports), settings: quoteFields.settings })
-    .from(sql`(values (1)) as one (x)`)
+    .from(ONE_ROW)
     .leftJoin(transports, eq(transports.id, sql.placeholder('transportId'))),
 );
 

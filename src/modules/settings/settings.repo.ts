@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { runJson } from '../../db/statements.ts';
+import { ONE_ROW, runJson } from '../../db/statements.ts';
 import { settingDefaults, settings } from './settings.tables.ts';
 
 export interface StoredSetting {
@@ -52,7 +52,7 @@ export async function readStoredSettings(db: Db): Promise<StoredSetting[]> {
   const [row] = await runJson<{ settings: StoredSetting[] }>(
     db,
     'stored_settings',
-    (on) => on.select({ settings: storedSettingsJson() }).from(sql`(values (1)) as one (x)`) as never,
+    (on) => on.select({ settings: storedSettingsJson() }).from(ONE_ROW) as never,
     ['settings'],
   );
   return row.settings;

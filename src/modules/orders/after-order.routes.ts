@@ -120,7 +120,7 @@ export const afterOrderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: { access: access.public(), rateLimit: perIpLimit(app.config, 'loginPerIp') },
       preHandler: async (request, reply) => {
-        const number = (request.query as { number: string }).number.trim().toUpperCase();
+        const number = request.query.number.trim().toUpperCase();
         await perPair.refuseIfSpent(`${number}|${request.ip}`, reply);
         await perNumber.refuseIfSpent(number, reply);
       },

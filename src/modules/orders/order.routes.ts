@@ -45,8 +45,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       // Only the list's filters: `page` and `limit` are not parameters of /item, whatever the URL carries.
-      const { page: _page, limit: _limit, ...filters } = request.query as Record<string, unknown>;
-      const first = (await listOrders(deps, request.caller, { ...filters, limit: 1 })).data[0];
+      const first = (await listOrders(deps, request.caller, { ...request.query, page: 1, limit: 1 })).data[0];
       if (!first) throw new AppError('NOT_FOUND', 'no order matches');
       return ok(first);
     },

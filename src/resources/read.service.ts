@@ -163,7 +163,8 @@ export async function listEntities(
     },
     rowsAs,
   );
-  const ctx: ReadContext = { ...base, settings: rctx.settingsSource.fromStored(read.settings) };
+  const ctx: ReadContext =
+    read.settings === undefined ? base : { ...base, settings: rctx.settingsSource.fromStored(read.settings) };
   const version = versionOf(resource, query, read.versions);
   let total = key ? cachedTotal(rctx.db, key, version) : undefined;
   if (total === undefined) {

@@ -113,8 +113,11 @@ export function selectRows(db: Db, resource: Resource, page: PageRequest): Promi
 export interface PageWithState<R = Row[]> {
   /** The page size the statement applied (the request clamped to the live ceiling). */
   perPage: number;
-  /** The stored settings, as the settings source's `storedJson` answered them. */
-  settings: unknown;
+  /**
+   * The stored settings, as the settings source's `storedJson` answered them; read only for rows
+   * that come parsed (their relations are embedded afterwards, with the settings' switched fields).
+   */
+  settings?: unknown;
   /** resource_version: table name → version (as text). */
   versions: Record<string, string>;
   /** The page's JSON rows: parsed, or as the JSON text of the array (an answer's `data` as it stands). */
@@ -153,7 +156,8 @@ export function statePageQuery(
     db
       .select({
         perPage: sql<number>`${perPage}`,
-        settings: sql<unknown>`${state.settingsJson}`,
+        // A page of text has its switched fields evaluated by the statement: it needs no settings.
+        ...(rowsAs === 'json' ? { settings: sql<unknown>`${state.settingsJson}` } : {}),
         versions: versionsJson,
         rows:
           rowsAs === 'text'
@@ -176,7 +180,7 @@ export async function selectPageWithState<A extends RowsAs>(
     db,
     nameOf(`state+page|${rowsAs}`, page.shape),
     (on) => statePageQuery(on, resource, page.build(), page.state(), rowsAs) as never,
-    ['perPage', 'settings', 'versions', 'rows'],
+    rowsAs === 'json' ? ['perPage', 'settings', 'versions', 'rows'] : ['perPage', 'versions', 'rows'],
     { ...page.values, limit: page.limit, page: page.pageNumber },
     page.once,
   );

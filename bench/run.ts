@@ -67,6 +67,8 @@ function rssMb(pid: number | undefined): number {
 
 interface Measurement {
   rps: number;
+  /** Requests answered in the measurement. */
+  total: number;
   p50: number;
   p99: number;
   errors: number;
@@ -89,10 +91,27 @@ async function load(
   });
   return {
     rps: result.requests.average,
+    total: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+  };
+}
+
+/**
+ * CPU µs per request of the service and (PostgreSQL) of its database backends over one
+ * measurement: steadier than requests per second on a shared machine, where R moves too.
+ */
+function cpuPerRequest(
+  before: { server: number; database?: number },
+  after: { server: number; database?: number },
+  measured: Measurement,
+): { server: number; database?: number } {
+  const perRequest = (ms: number) => Math.round((ms * 1000) / Math.max(1, measured.total));
+  return {
+    server: perRequest(after.server - before.server),
+    database: after.database === undefined ? undefined : perRequest(after.database - (before.database ?? 0)),
   };
 }
 
@@ -115,7 +134,10 @@ async function backendCpuMs(name: string): Promise<number> {
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
   try {
-    const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [name]);
+    const { rows } = await admin.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = $1',
+      [name],
+    );
     return rows.reduce((sum, row) => sum + cpuMsOf(row.pid), 0);
   } finally {
     await admin.end();
@@ -223,12 +245,24 @@ async function runEngine(engine: Engine, selected: Scenario[], rows: string[][])
       // Untimed warm-up: the JIT (and PGlite's WebAssembly tier-up) settle before the rounds count.
       if (WARMUP > 0) await load(ctx.baseUrl, scenario, scenario.request(ctx), WARMUP);
       const raw = await start('bench/raw-server.ts', { BENCH_BODY_BYTES: String(size) });
-      const rounds: { app: Measurement; raw: Measurement; rss: number }[] = [];
+      const rounds: {
+        app: Measurement;
+        raw: Measurement;
+        rss: number;
+        cpu: { server: number; database?: number };
+      }[] = [];
       try {
         for (let round = 0; round < ROUNDS; round++) {
           const rawM = await load(`http://127.0.0.1:${raw.port}`, scenario, { ...request, path: '/' });
+          const cpuBefore = await ctx.cpuMs();
           const appM = await load(ctx.baseUrl, scenario, scenario.request(ctx));
-          rounds.push({ raw: rawM, app: appM, rss: rssMb(app.child.pid) });
+          const cpuAfter = await ctx.cpuMs();
+          rounds.push({
+            raw: rawM,
+            app: appM,
+            rss: rssMb(app.child.pid),
+            cpu: cpuPerRequest(cpuBefore, cpuAfter, appM),
+          });
         }
       } finally {
         await stop(raw.child);
@@ -249,6 +283,8 @@ async function runEngine(engine: Engine, selected: Scenario[], rows: string[][])
         String(Math.max(...rounds.map((r) => r.rss))),
         String(rounds.reduce((n, r) => n + r.app.errors + r.app.non2xx, 0)),
         String(size),
+        String(median(rounds.map((r) => r.cpu.server))),
+        engine === 'postgres' ? String(median(rounds.map((r) => r.cpu.database ?? 0))) : '-',
       ]);
       console.log(rows[rows.length - 1].join('\t'));
     }
@@ -290,6 +326,8 @@ function webhookDeliveryRow(engine: Engine): string[] {
     '-',
     '-',
     '-',
+    '-',
+    '-',
   ];
   console.log(row.join('\t'));
   return row;
@@ -319,6 +357,8 @@ async function main() {
     'RSS MB',
     'errors',
     'bytes',
+    'service µs/req',
+    'database µs/req',
   ];
   console.log(
     `${DURATION}s per measurement, median of ${ROUNDS} rounds, server on core ${SERVER_CORE}, load on core ${LOAD_CORE}`,

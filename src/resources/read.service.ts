@@ -36,8 +36,8 @@ import {
 import { type ReadContext, type RequestContext, type Resource, scopeOf } from './types.ts';
 
 // The read use cases of every resource: list (page + exact total), item (first match) and
-// show (by id). Per storefront list request: one statement for the settings, the table versions
-// and the page, and the count only when no cached total of the same version exists
+// show (by id). Per storefront list request: one statement for the applied page size, the table
+// versions and the page, and the count only when no cached total of the same version exists
 // (docs/resources.md, "What a list request costs").
 
 export interface ListResult {
@@ -110,9 +110,9 @@ function perPageOf(ctx: ReadContext, requested: number): { sql: () => SQL; mode:
 }
 
 /**
- * A list with its state: one statement reads the page, its applied size, the table versions (for
- * a cached total) and the stored settings. Without relations to embed, the page comes as the JSON
- * text of the answer's `data` and is sent as it stands.
+ * A list with its state: one statement reads the page, its applied size and the table versions
+ * (for a cached total). Without relations to embed, the page comes as the JSON text of the
+ * answer's `data` and is sent as it stands; parsed rows also come with the stored settings.
  */
 export async function listEntities(
   rctx: RequestContext,

@@ -109,7 +109,7 @@ export function selectRows(db: Db, resource: Resource, page: PageRequest): Promi
   ) as Promise<Row[]>;
 }
 
-/** A storefront list's read: the stored settings, the table versions and the page. */
+/** A storefront list's read: the applied size, the table versions, the page (and settings for parsed rows). */
 export interface PageWithState<R = Row[]> {
   /** The page size the statement applied (the request clamped to the live ceiling). */
   perPage: number;
@@ -127,7 +127,7 @@ export interface PageWithState<R = Row[]> {
 export type RowsAs = 'json' | 'text';
 
 /**
- * The storefront list's one round trip: settings, table versions and the page, each as one json
+ * The storefront list's one round trip: applied size, table versions and the page, each as one json
  * value, read in one snapshot. Per 15-row page on PostgreSQL this costs 0.11 ms of server CPU and
  * 0.33 ms of database CPU, against 0.41 and 0.25 ms for the same reads as two row statements
  * (docs/resources.md); PGlite pays per statement. The page keeps its order: it is aggregated

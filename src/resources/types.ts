@@ -24,7 +24,7 @@ export type Settings = Readonly<Record<string, unknown>>;
 
 /** How the resource layer reads the settings; the settings module provides it, the app passes it in. */
 export interface SettingsSource {
-  /** One SQL value, the stored settings as JSON: a storefront list reads it in its page's statement. */
+  /** One SQL value, the stored settings as JSON: a storefront page of parsed rows reads it in its statement. */
   storedJson(): SQL;
   /** The effective settings from what `storedJson` answered. */
   fromStored(stored: unknown): Settings;

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { type CpuTimes, cpuPer } from './cpu.ts';
 import { scenarios } from './scenarios/index.ts';
 import type { BenchContext, Engine, Scenario } from './scenarios/types.ts';
 
@@ -96,22 +97,6 @@ async function load(
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
-  };
-}
-
-/**
- * CPU µs per request of the service and (PostgreSQL) of its database backends over one
- * measurement: steadier than requests per second on a shared machine, where R moves too.
- */
-function cpuPerRequest(
-  before: { server: number; database?: number },
-  after: { server: number; database?: number },
-  measured: Measurement,
-): { server: number; database?: number } {
-  const perRequest = (ms: number) => Math.round((ms * 1000) / Math.max(1, measured.total));
-  return {
-    server: perRequest(after.server - before.server),
-    database: after.database === undefined ? undefined : perRequest(after.database - (before.database ?? 0)),
   };
 }
 
@@ -249,7 +234,7 @@ async function runEngine(engine: Engine, selected: Scenario[], rows: string[][])
         app: Measurement;
         raw: Measurement;
         rss: number;
-        cpu: { server: number; database?: number };
+        cpu: CpuTimes;
       }[] = [];
       try {
         for (let round = 0; round < ROUNDS; round++) {
@@ -261,7 +246,7 @@ async function runEngine(engine: Engine, selected: Scenario[], rows: string[][])
             raw: rawM,
             app: appM,
             rss: rssMb(app.child.pid),
-            cpu: cpuPerRequest(cpuBefore, cpuAfter, appM),
+            cpu: cpuPer(cpuBefore, cpuAfter, appM.total),
           });
         }
       } finally {

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BenchContext, Scenario } from './types.ts';
+import { cpuPer } from '../cpu.ts';
 
 // Checkout benchmarks. Data is made through the HTTP API of the running server (a superuser token).
 //
@@ -179,8 +180,7 @@ async function measureOrders(ctx: BenchContext): Promise<void> {
   const seconds = (Date.now() - started) / 1000;
   const cpuAfter = await ctx.cpuMs();
   const orders = outcomes[201] ?? 0;
-  const perOrder = (before: number | undefined, after: number | undefined) =>
-    before === undefined || after === undefined ? '-' : ((after - before) / Math.max(orders, 1)).toFixed(2);
+  const perOrder = cpuPer(cpuBefore, cpuAfter, orders);
   const rate = orders / seconds;
   latencies.sort((a, b) => a - b);
   const verdict = ctx.engine === 'postgres' ? (rate >= ORDERS_TARGET_PG ? 'ok' : 'BELOW') : '-';
@@ -189,8 +189,8 @@ async function measureOrders(ctx: BenchContext): Promise<void> {
     `place-order (${ctx.engine}, ${ORDER_WORKERS} workers, ${ORDER_PRODUCTS} products, ${ran}): ${orders} orders in ${seconds.toFixed(1)} s = ` +
       `${rate.toFixed(0)} orders/s (target on postgres ≥ ${ORDERS_TARGET_PG}: ${verdict}); ` +
       `p50/p99 ${percentile(latencies, 50).toFixed(1)}/${percentile(latencies, 99).toFixed(1)} ms; ` +
-      `statuses ${JSON.stringify(outcomes)}; CPU per order: service ${perOrder(cpuBefore.server, cpuAfter.server)} ms, ` +
-      `database ${perOrder(cpuBefore.database, cpuAfter.database)} ms` +
+      `statuses ${JSON.stringify(outcomes)}; CPU per order: service ${perOrder.server} µs, ` +
+      `database ${perOrder.database ?? '-'} µs` +
       (deliveredSoFar ? `; webhook on order.placed: ${deliveredSoFar()} delivered by the end` : ''),
   );
   if (verdict === 'BELOW' || orders !== latencies.length) process.exitCode = 1;

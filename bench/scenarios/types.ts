@@ -1,3 +1,4 @@
+import type { CpuTimes } from '../cpu.ts';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -15,7 +16,7 @@ export interface BenchContext {
    * CPU time used so far by the service process and (PostgreSQL) by its database backends, in ms:
    * on a shared machine, CPU per request compares two runs better than requests per second.
    */
-  cpuMs(): Promise<{ server: number; database?: number }>;
+  cpuMs(): Promise<CpuTimes>;
   /** What setups leave for requests (tokens, ids). */
   state: Record<string, string>;
 }

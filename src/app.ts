@@ -197,6 +197,7 @@ export async function buildApp(options: BuildAppOptions) {
       'Authorization',
       'Content-Type',
       'X-Cart-Token',
+      'X-Device-Token',
       'X-Request-Id',
       'Idempotency-Key',
       'If-None-Match',

@@ -63,6 +63,8 @@ export const ConfigSchema = Type.Object(
         loginPerAccount: Type.Integer({ minimum: 1, default: 10 }),
         /** Failed logins per account from every address together. */
         loginPerAccountAllIps: Type.Integer({ minimum: 1, default: 100 }),
+        /** Failed logins per device token; a device past it counts as unknown again. */
+        loginPerDevice: Type.Integer({ minimum: 1, default: 10 }),
         loginPerIp: Type.Integer({ minimum: 1, default: 100 }),
         registerPerIp: Type.Integer({ minimum: 1, default: 20 }),
         refreshPerIp: Type.Integer({ minimum: 1, default: 300 }),

@@ -1,6 +1,8 @@
 // react-admin's auth provider: logs in with the admin context (POST /rest/auth/admin/login), keeps
 // the token pair in localStorage, lets the typed client refresh it (POST /rest/auth/admin/refresh
-// on 401 TOKEN_EXPIRED), and reads the admin's name and roles from GET /rest/auth/admin/me.
+// on 401 TOKEN_EXPIRED), and reads the admin's name and roles from GET /rest/auth/admin/me. The
+// device token of the last login is kept apart and survives logout: the typed client sends it at
+// the next login, which strangers' failed logins then do not refuse (docs/security.md).
 import { createShopClient, type Session, type ShopClient } from '../../packages/client/src/index.ts';
 import { ApiError } from './data-provider.ts';
 import { canAccess } from './resources.ts';
@@ -20,6 +22,7 @@ export interface SessionStore {
 
 const SESSION_KEY = 'shop-admin-session';
 const IDENTITY_KEY = 'shop-admin-identity';
+const DEVICE_KEY = 'shop-admin-device';
 
 function read<T>(store: SessionStore, key: string): T | undefined {
   try {
@@ -35,8 +38,9 @@ export function createAdminClient(baseUrl: string, store: SessionStore): ShopCli
   return createShopClient({
     baseUrl,
     context: 'admin',
-    session: read<Session>(store, SESSION_KEY),
+    session: { ...read<Session>(store, SESSION_KEY), deviceToken: store.getItem(DEVICE_KEY) ?? undefined },
     onSessionChange: (session) => {
+      if (session.deviceToken) store.setItem(DEVICE_KEY, session.deviceToken);
       if (session.refreshToken) store.setItem(SESSION_KEY, JSON.stringify(session));
       else store.removeItem(SESSION_KEY);
     },

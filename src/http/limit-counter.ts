@@ -21,6 +21,8 @@ import type { LimitName } from './rate-limit.ts';
 export interface LimitCounter {
   /** 429 (with Retry-After) when the key's allowance is used up; counts nothing. */
   refuseIfSpent(key: string, reply: FastifyReply): Promise<void>;
+  /** Whether the key's allowance is used up; counts nothing and refuses nothing. */
+  isSpent(key: string): Promise<boolean>;
   /** Counts one event, or answers 429 when the allowance was already used up. */
   take(key: string, reply: FastifyReply): Promise<void>;
   /** Counts one event that has already happened (a failure): never refuses. */
@@ -53,6 +55,7 @@ async function tolerant<T>(work: Promise<T>): Promise<T | undefined> {
 
 const NO_LIMIT: LimitCounter = {
   refuseIfSpent: async () => {},
+  isSpent: async () => false,
   take: async () => {},
   count: async () => {},
   giveBack: async () => {},
@@ -85,6 +88,10 @@ export function limitCounter(
     async refuseIfSpent(key, reply) {
       const res = await tolerant(limiter.get(key));
       if (res && res.consumedPoints >= limiter.points) refuse(reply, res);
+    },
+    async isSpent(key) {
+      const res = await tolerant(limiter.get(key));
+      return (res?.consumedPoints ?? 0) >= limiter.points;
     },
     async take(key, reply) {
       try {

@@ -39,6 +39,8 @@ const SECRET_FIELDS = new Set([
   'authorization',
   'cookie',
   'x-cart-token',
+  'x-device-token',
+  'device_token',
 ]);
 
 /** `object` with its secret fields censored, or `object` itself (no copy) when it holds none. */

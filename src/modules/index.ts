@@ -3,7 +3,6 @@ import { adminUiRoutes } from './admin-ui/admin-ui.routes.ts';
 import { auditRoutes } from './audit/audit.routes.ts';
 import { adminUserRoutes } from './auth/admin-users.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
-import { selfServiceRoutes } from './auth/self-service.routes.ts';
 import { cartRoutes } from './cart/cart.routes.ts';
 import { catalogModule } from './catalog/index.ts';
 import { checkoutRoutes } from './checkout/checkout.routes.ts';
@@ -24,7 +23,6 @@ import { webhookRoutes } from './webhooks/webhooks.routes.ts';
 export const modules: FastifyPluginAsync[] = [
   healthRoutes,
   authRoutes,
-  selfServiceRoutes,
   adminUserRoutes,
   settingsModule,
   catalogModule,

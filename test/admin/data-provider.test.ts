@@ -336,11 +336,33 @@ describe('admin data provider against a started service', () => {
   test('logout ends the session and forgets it', async () => {
     const { auth, store, data } = await loggedIn(ROOT);
     await auth.logout();
-    assert.equal(store.items.size, 0);
+    assert.deepEqual([...store.items.keys()], ['shop-admin-device'], 'only the device token stays');
     await assert.rejects(auth.checkAuth());
     await assert.rejects(
       data.getList('orders', { pagination: { page: 1, perPage: 5 } }),
       (error: ApiError) => error.status === 401,
     );
+  });
+
+  test('the device token of a login outlives logout and a reload, and goes with the next login', async () => {
+    const { auth, store } = await loggedIn(ROOT);
+    const device = store.items.get('shop-admin-device');
+    assert.ok(device, 'the login answered a device token');
+    await auth.logout();
+    const reloaded = createAdminClient(baseUrl, store);
+    const sent: (string | null)[] = [];
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (input, init) => {
+      if (input instanceof Request && input.url.endsWith('/rest/auth/admin/login'))
+        sent.push(input.headers.get('x-device-token'));
+      return realFetch(input, init);
+    };
+    try {
+      await createAuthProvider(reloaded, store).login(ROOT);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    assert.deepEqual(sent, [device]);
+    assert.notEqual(store.items.get('shop-admin-device'), device, 'each login answers a new one');
   });
 });

@@ -2,14 +2,17 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { ROOT, registerCustomer, uniqueEmail } from './auth-helpers.ts';
+import { bearer } from '../helpers/app.ts';
+import { createAdmin, login as loginPair, ROOT, registerCustomer, uniqueEmail } from './auth-helpers.ts';
 
-// Failed logins are counted per (account, address) and per account from every address; successes
-// never count. Small limits keep the test fast; the per-IP request limit is set out of the way.
+// Failed logins are counted per (account, address) and per account from every address, or per
+// device token for a known device; successes never count. Small limits keep the test fast; the
+// per-IP request limit is set out of the way.
 const LIMITS = {
   enabled: true,
   loginPerAccount: 3,
   loginPerAccountAllIps: 6,
+  loginPerDevice: 2,
   loginPerIp: 1000,
   windowSeconds: 60,
 };
@@ -96,5 +99,61 @@ describe('failed logins per account and address', () => {
     for (let i = 0; i < LIMITS.loginPerAccount; i++)
       assert.equal((await login('customer', ip, nobody, 'x-x-x-x')).statusCode, 401);
     assertRateLimited(await login('customer', ip, nobody, 'x-x-x-x'));
+  });
+
+  test('when a known device fails 2 times, then its token counts as unknown: with the account refused everywhere, it gets 429 too', async () => {
+    const owner = await registerCustomer(t.app);
+    const first = await login('customer', freshIp(), owner.email, owner.password);
+    const device: string = first.json().device_token;
+    for (let i = 0; i < LIMITS.loginPerAccountAllIps; i++)
+      assert.equal((await login('customer', freshIp(), owner.email, 'spray')).statusCode, 401);
+    const withDevice = (password: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/rest/auth/customer/login',
+        remoteAddress: freshIp(),
+        headers: { 'x-device-token': device },
+        payload: { username: owner.email, password },
+      });
+    for (let i = 0; i < LIMITS.loginPerDevice; i++)
+      assert.equal((await withDevice('typo')).statusCode, 401, `device failure ${i + 1}`);
+    assertRateLimited(await withDevice(owner.password));
+  });
+
+  test('when wrong current passwords go to the e-mail change, the password change and the login, then they count together: the 4th at that address is 429, the right password too', async () => {
+    const owner = await registerCustomer(t.app);
+    const ip = freshIp();
+    const asOwner = (method: 'PATCH' | 'POST', url: string, payload: object) =>
+      t.app.inject({ method, url, remoteAddress: ip, headers: bearer(owner.access_token), payload });
+    const changeEmail = (currentPassword: string) =>
+      asOwner('PATCH', '/rest/auth/customer/me', { email: uniqueEmail('moved'), currentPassword });
+    assert.equal((await login('customer', ip, owner.email, 'wrong-1')).statusCode, 401);
+    assert.equal((await changeEmail('wrong-2')).statusCode, 401);
+    const change = { currentPassword: 'wrong-3', newPassword: 'another-password' };
+    assert.equal((await asOwner('POST', '/rest/auth/customer/password', change)).statusCode, 401);
+    assertRateLimited(await changeEmail(owner.password));
+    const rightChange = { currentPassword: owner.password, newPassword: 'another-password' };
+    assertRateLimited(await asOwner('POST', '/rest/auth/customer/password', rightChange));
+    assertRateLimited(await login('customer', ip, owner.email, owner.password));
+    assert.equal((await login('customer', freshIp(), owner.email, owner.password)).statusCode, 200);
+  });
+
+  test("when an admin's current password is guessed 3 times, then the admin password change is 429, the right password too, and so is that admin's login there", async () => {
+    const root = await loginPair(t.app, 'admin', ROOT.username, ROOT.password);
+    const admin = await createAdmin(t.app, root.access_token, { roles: [5] });
+    const { access_token } = await loginPair(t.app, 'admin', admin.username, admin.password);
+    const ip = freshIp();
+    const changePassword = (currentPassword: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/rest/auth/admin/password',
+        remoteAddress: ip,
+        headers: bearer(access_token),
+        payload: { currentPassword, newPassword: 'new-admin-password' },
+      });
+    for (let i = 0; i < LIMITS.loginPerAccount; i++)
+      assert.equal((await changePassword(`guess-${i}`)).statusCode, 401);
+    assertRateLimited(await changePassword(admin.password));
+    assertRateLimited(await login('admin', ip, admin.username, admin.password));
   });
 });

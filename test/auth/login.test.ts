@@ -41,7 +41,7 @@ describe('login', () => {
     });
     assert.equal(res.statusCode, 200);
     const pair = res.json();
-    assert.deepEqual(Object.keys(pair).sort(), ['access_token', 'refresh_token']);
+    assert.deepEqual(Object.keys(pair).sort(), ['access_token', 'device_token', 'refresh_token']);
     const claims = decodeJwt(pair.access_token);
     assert.equal(claims.sub, `static:${ROOT.username}`);
     assert.equal(claims.ctx, 'admin');

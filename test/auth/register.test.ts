@@ -30,7 +30,7 @@ describe('customer registration', () => {
     const res = await post(t.app, REGISTER, fields({ phone: '+40 700 000 000', newsletter: true }));
     assert.equal(res.statusCode, 201);
     const pair = res.json();
-    assert.deepEqual(Object.keys(pair).sort(), ['access_token', 'refresh_token']);
+    assert.deepEqual(Object.keys(pair).sort(), ['access_token', 'device_token', 'refresh_token']);
     const me = await get(t.app, '/rest/auth/customer/me', pair.access_token);
     assert.equal(me.statusCode, 200);
     assert.equal(me.json().data.phone, '+40 700 000 000');
@@ -82,6 +82,31 @@ describe('customer registration', () => {
     for (const password of ['x'.repeat(8), 'x'.repeat(128)]) {
       assert.equal((await post(t.app, REGISTER, fields({ password }))).statusCode, 201);
     }
+  });
+
+  test('when demo@example.com is registered again with an invisible character inside, then 400 naming email and no second account', async () => {
+    assert.equal((await post(t.app, REGISTER, fields({ email: 'demo@example.com' }))).statusCode, 201);
+    // Zero-width space, soft hyphen, word joiner, byte-order mark, a bidi override, a C1 control.
+    for (const invisible of ['\u200B', '\u00AD', '\u2060', '\uFEFF', '\u202E', '\u0085']) {
+      const res = await post(t.app, REGISTER, fields({ email: `de${invisible}mo@example.com` }));
+      assert.equal(res.statusCode, 400, `U+${invisible.codePointAt(0)?.toString(16)}: ${res.body}`);
+      assert.equal(res.json().error.code, 'VALIDATION_FAILED');
+      assert.ok(res.json().error.details.some((d: { field: string }) => d.field === 'email'));
+    }
+    const rows = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from customer where email like 'de%mo@example.com'`,
+    );
+    assert.equal(rows[0].n, 1);
+  });
+
+  test('when an address is registered again in full-width letters, then it is the same address: 409 EMAIL_TAKEN', async () => {
+    const local = `wide${Date.now()}`;
+    assert.equal((await post(t.app, REGISTER, fields({ email: `${local}@example.com` }))).statusCode, 201);
+    const fullWidth = [...local].map((c) => String.fromCodePoint((c.codePointAt(0) ?? 0) + 0xfee0)).join('');
+    const again = await post(t.app, REGISTER, fields({ email: `${fullWidth}@example.com` }));
+    assert.equal(again.statusCode, 409, again.body);
+    assert.equal(again.json().error.code, 'EMAIL_TAKEN');
   });
 
   test('when a required field is missing or the e-mail is malformed, then 400 VALIDATION_FAILED naming it', async () => {

@@ -167,6 +167,30 @@ describe('the typed client against a started service', () => {
     step('expired access token: refreshed with the refresh token, call repeated');
   });
 
+  test('when the client logs out and in again, then it keeps the device token and sends it with the login and the password change', async () => {
+    const seen: { path: string; device: string | null }[] = [];
+    const recording: typeof fetch = (input, init) => {
+      const request = new Request(input, init);
+      seen.push({ path: new URL(request.url).pathname, device: request.headers.get('x-device-token') });
+      return fetch(request);
+    };
+    const office = createShopClient({ baseUrl, context: 'admin', fetch: recording });
+    await office.login(ADMIN.username, ADMIN.password);
+    const device = office.session.deviceToken;
+    assert.ok(device, 'the login answered a device token');
+    await office.logout();
+    assert.equal(office.session.deviceToken, device, 'logout keeps it');
+    await office.login(ADMIN.username, ADMIN.password);
+    const logins = seen.filter((s) => s.path === '/rest/auth/admin/login');
+    assert.deepEqual(logins.map((s) => s.device), [null, device]);
+    // A configured admin's password is changed in the configuration (422); the header goes all the same.
+    await office.api.POST('/rest/auth/admin/password', {
+      body: { currentPassword: ADMIN.password, newPassword: 'ops-password-2' },
+    });
+    assert.equal(seen.at(-1)?.device, office.session.deviceToken);
+    step('device token kept across logout, sent with the next login and the password change');
+  });
+
   test('when place-order is repeated with the same Idempotency-Key, then the first order is answered again', async () => {
     const shop = createShopClient({ baseUrl });
     unwrap(await shop.api.POST('/rest/cart/items', { body: { productId: catalog.productId!, qty: 1 } }));

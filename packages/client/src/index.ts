@@ -1,6 +1,7 @@
 // A thin layer over openapi-fetch for the Shop REST API. The types come from the service's OpenAPI
 // document (schema.ts, generated); this file only keeps the session: the guest cart token, the
-// access and refresh tokens (refreshed once on 401 TOKEN_EXPIRED), an Idempotency-Key on every
+// access and refresh tokens (refreshed once on 401 TOKEN_EXPIRED), the device token (sent with
+// every check of a password, so strangers' failed logins do not refuse it), an Idempotency-Key on every
 // place-order, and the error envelope as a typed error. It uses fetch, Request, Response and
 // crypto.randomUUID only, so it runs on Node 20+ and in browsers alike.
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
@@ -36,6 +37,11 @@ export interface Session {
   refreshToken?: string;
   /** A guest cart's token (X-Cart-Token), until the guest logs in and the cart is merged. */
   cartToken?: string;
+  /**
+   * The device token of the last successful login (X-Device-Token). It outlives logout: keep it
+   * in storage with the session, so the next login on this device is known.
+   */
+  deviceToken?: string;
 }
 
 export interface ShopClientOptions {
@@ -51,6 +57,8 @@ export interface ShopClientOptions {
 /** Calls that set up a session and must not carry (or refresh) an access token. */
 const CREDENTIAL_CALLS = /\/rest\/auth\/(customer|admin)\/(login|register|refresh)$/;
 const PLACE_ORDER = /\/rest\/checkout\/place-order$/;
+/** Calls that check a password: the device token goes with them. */
+const PASSWORD_CALLS = /\/rest\/auth\/(customer|admin)\/(login|password|me)$/;
 
 interface FetchResult<T> {
   data?: T;
@@ -137,6 +145,9 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
       if (session.cartToken && (!session.accessToken || credentialCall) && !request.headers.has('x-cart-token')) {
         request.headers.set('x-cart-token', session.cartToken);
       }
+      if (session.deviceToken && PASSWORD_CALLS.test(new URL(request.url).pathname)) {
+        if (!request.headers.has('x-device-token')) request.headers.set('x-device-token', session.deviceToken);
+      }
       if (PLACE_ORDER.test(new URL(request.url).pathname) && !request.headers.has('idempotency-key')) {
         request.headers.set('idempotency-key', globalThis.crypto.randomUUID());
       }
@@ -164,6 +175,7 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
   const keepTokens = (pair: TokenPair, merged: boolean): TokenPair => {
     session.accessToken = pair.access_token;
     session.refreshToken = pair.refresh_token;
+    session.deviceToken = pair.device_token;
     // Login merges the guest cart into the customer's; registration does not, so the guest
     // cart's token is kept for the next login.
     if (merged) session.cartToken = undefined;

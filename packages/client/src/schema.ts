@@ -2473,12 +2473,14 @@ export interface components {
                 };
             };
         };
-        /** @description Unwrapped token pair (no envelope) */
+        /** @description Unwrapped token pair (no envelope) and the device token */
         TokenPair: {
             /** @description JWT, sent as a bearer token */
             access_token: string;
             /** @description Opaque; used only at the refresh and logout endpoints */
             refresh_token: string;
+            /** @description Keep it on this device (it outlives logout) and send it as X-Device-Token at the next login: failed logins of strangers elsewhere do not refuse a known device */
+            device_token: string;
         };
         /** @description Unwrapped */
         AccessToken: {
@@ -5099,7 +5101,10 @@ export interface operations {
     adminLogin: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The device_token of an earlier successful login of this account: its holder is not refused for failures made from other devices */
+                "x-device-token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5115,7 +5120,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Unwrapped token pair (no envelope) */
+            /** @description Unwrapped token pair (no envelope) and the device token */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5413,6 +5418,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The device_token of an earlier successful login of this account: its holder is not refused for failures made from other devices */
+                "x-device-token"?: string;
                 /** @description A guest cart's token: its lines are merged into the customer's cart at login. */
                 "x-cart-token"?: string;
             };
@@ -5431,7 +5438,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Unwrapped token pair (no envelope) */
+            /** @description Unwrapped token pair (no envelope) and the device token */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5962,7 +5969,10 @@ export interface operations {
     updateCurrentCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The device_token of an earlier successful login of this account: its holder is not refused for failures made from other devices */
+                "x-device-token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5973,7 +5983,7 @@ export interface operations {
                     lastName?: string;
                     phone?: string | null;
                     newsletter?: boolean;
-                    /** @description E-mail address; compared case-insensitively */
+                    /** @description E-mail address; compared case-insensitively after Unicode NFKC normalisation; invisible and control characters are refused */
                     email?: string;
                     /** @description Required with a new email */
                     currentPassword?: string;
@@ -6110,7 +6120,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description E-mail address; compared case-insensitively */
+                    /** @description E-mail address; compared case-insensitively after Unicode NFKC normalisation; invisible and control characters are refused */
                     email: string;
                     password: string;
                     firstName: string;
@@ -6123,7 +6133,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Unwrapped token pair (no envelope) */
+            /** @description Unwrapped token pair (no envelope) and the device token */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6223,7 +6233,10 @@ export interface operations {
     changePassword: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The device_token of an earlier successful login of this account: its holder is not refused for failures made from other devices */
+                "x-device-token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6346,7 +6359,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description E-mail address; compared case-insensitively */
+                    /** @description E-mail address; compared case-insensitively after Unicode NFKC normalisation; invisible and control characters are refused */
                     email: string;
                 };
             };
@@ -6658,7 +6671,10 @@ export interface operations {
     adminChangePassword: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The device_token of an earlier successful login of this account: its holder is not refused for failures made from other devices */
+                "x-device-token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6915,7 +6931,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description E-mail address; compared case-insensitively */
+                    /** @description E-mail address; compared case-insensitively after Unicode NFKC normalisation; invisible and control characters are refused */
                     username: string;
                     password: string;
                     /** @description Role ids (1 Superuser, 2 Developer, 3 Admin, 4 CMS, 5 Products, 6 Orders, 7 Reporting, 8 Marketing, 9 Media) */

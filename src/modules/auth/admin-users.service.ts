@@ -13,6 +13,7 @@ import {
 } from './auth.repo.ts';
 import type { AdminUserRow } from './auth.tables.ts';
 import { appliedPageSize, paginationOf } from '../../resources/pagination.ts';
+import { canonicalEmail } from './email.ts';
 import { hashPassword } from './passwords.ts';
 import { Role } from '../../http/roles.ts';
 
@@ -95,11 +96,12 @@ function notFound(): AppError {
 export async function createAdminUser(db: Db, actor: Actor, input: AdminUserCreate): Promise<AdminUserView> {
   const roles = uniqueSorted(input.roles);
   assertMayManage(actor, roles, roles);
+  const username = canonicalEmail(input.username, 'username');
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.transaction(async (tx) => {
       const row = await insertAdmin(tx, {
-        username: input.username.trim().toLowerCase(),
+        username,
         passwordHash,
         name: input.name?.trim() ?? '',
         roles,

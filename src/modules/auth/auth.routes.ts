@@ -9,6 +9,7 @@ import {
   AccessTokenOnly,
   AdminProfile,
   CustomerProfile,
+  DeviceTokenHeaders,
   LoginBody,
   type LoginBodyType,
   PasswordChangeBody,
@@ -24,12 +25,13 @@ import {
   loginAdmin,
   loginCustomer,
   logout,
-  normaliseLogin,
   refreshAccess,
   registerCustomer,
 } from './auth.service.ts';
-import { loginLimits } from './login-limits.ts';
-import { perIpLimit, perKeyLimit } from '../../http/rate-limit.ts';
+import { normaliseLogin } from './email.ts';
+import { type LoginLimits, loginLimits } from './login-limits.ts';
+import { perIpLimit } from '../../http/rate-limit.ts';
+import { selfServiceRoutes } from './self-service.routes.ts';
 import type { AuthContext } from './tokens.ts';
 
 const CONTEXTS: AuthContext[] = ['admin', 'customer'];
@@ -54,18 +56,23 @@ type TypedApp = Parameters<FastifyPluginAsyncTypebox>[0];
 const tags = ['auth'];
 
 /** Login, refresh and logout of one context. */
-function sessionRoutes(app: TypedApp, deps: AuthDeps, ctx: AuthContext): void {
+function sessionRoutes(app: TypedApp, deps: AuthDeps, ctx: AuthContext, limits: LoginLimits): void {
   const login = ctx === 'admin' ? loginAdmin : loginCustomer;
-  const limits = loginLimits(app, ctx, accountKey);
   app.post(
     `/rest/auth/${ctx}/login`,
     {
-      schema: { tags, summary: `Log in (${ctx})`, body: LoginBody, response: { 200: TokenPair } },
+      schema: {
+        tags,
+        summary: `Log in (${ctx})`,
+        headers: DeviceTokenHeaders,
+        body: LoginBody,
+        response: { 200: TokenPair },
+      },
       config: { access: access.public(), rateLimit: perIpLimit(app.config, 'loginPerIp') },
-      preHandler: limits.check,
     },
-    async (request) => {
-      const pair = await limits.attempt(request, () =>
+    async (request, reply) => {
+      const account = accountKey(request.body);
+      const pair = await limits.guard(request, reply)(account, () =>
         login(deps, loginName(request.body), request.body.password),
       );
       // A guest's cart follows the customer who logs in with its X-Cart-Token (src/modules/cart).
@@ -73,7 +80,7 @@ function sessionRoutes(app: TypedApp, deps: AuthDeps, ctx: AuthContext): void {
         const { sub } = await deps.sessions.authenticate(pair.access_token);
         await mergeGuestCartAtLogin(deps, request.headers['x-cart-token'], Number(sub));
       }
-      return pair;
+      return { ...pair, device_token: await limits.deviceToken(account) };
     },
   );
 
@@ -133,7 +140,7 @@ function profileRoutes(app: TypedApp, deps: AuthDeps): void {
   );
 }
 
-function customerAccountRoutes(app: TypedApp, deps: AuthDeps): void {
+function customerAccountRoutes(app: TypedApp, deps: AuthDeps, limits: LoginLimits): void {
   app.post(
     '/rest/auth/customer/register',
     {
@@ -152,7 +159,8 @@ function customerAccountRoutes(app: TypedApp, deps: AuthDeps): void {
       // As at login: the guest's cart becomes the new customer's.
       const { sub } = await deps.sessions.authenticate(pair.access_token);
       await mergeGuestCartAtLogin(deps, request.headers['x-cart-token'], Number(sub));
-      return reply.status(201).send(pair);
+      const device_token = await limits.deviceToken(normaliseLogin(email));
+      return reply.status(201).send({ ...pair, device_token });
     },
   );
 
@@ -162,17 +170,16 @@ function customerAccountRoutes(app: TypedApp, deps: AuthDeps): void {
       schema: {
         tags,
         summary: 'Change the password',
+        headers: DeviceTokenHeaders,
         body: PasswordChangeBody,
         response: { 200: SuccessOnly },
       },
       config: { access: access.customer() },
-      preHandler: perKeyLimit(app, 'loginPerAccount', 'password:customer', (request) =>
-        String(customerIdOf(request.caller)),
-      ),
     },
-    async (request) => {
+    async (request, reply) => {
       const { currentPassword, newPassword } = request.body;
-      await changeCustomerPassword(deps, customerIdOf(request.caller), currentPassword, newPassword);
+      const guard = limits.guard(request, reply);
+      await changeCustomerPassword(deps, customerIdOf(request.caller), currentPassword, newPassword, guard);
       return { success: true as const };
     },
   );
@@ -183,7 +190,13 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const deps: AuthDeps = { db: app.db, tokens: app.tokens, sessions: app.sessions, config: app.config };
   // Tokens and profiles: never kept by a cache.
   app.addHook('onSend', neverStored);
-  for (const ctx of CONTEXTS) sessionRoutes(app, deps, ctx);
+  // One set of counters per context, shared by its login and its checks of the current password.
+  const limits = {
+    admin: loginLimits(app, app.tokens, 'admin'),
+    customer: loginLimits(app, app.tokens, 'customer'),
+  };
+  for (const ctx of CONTEXTS) sessionRoutes(app, deps, ctx, limits[ctx]);
   profileRoutes(app, deps);
-  customerAccountRoutes(app, deps);
+  customerAccountRoutes(app, deps, limits.customer);
+  selfServiceRoutes(app, deps, limits);
 };

@@ -1,12 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Email } from './email.ts';
 
-/** An e-mail address, surrounding blanks allowed (they are trimmed before use). */
-const Email = Type.String({
-  minLength: 3,
-  maxLength: 254,
-  pattern: '^\\s*[^\\s@]+@[^\\s@]+\\.[^\\s@]+\\s*$',
-  description: 'E-mail address; compared case-insensitively',
-});
 const LoginPassword = Type.String({ minLength: 1, maxLength: 128 });
 /** Checked before hashing: 8 is the floor of current guidance, 128 bounds the hashing work. */
 const NewPassword = Type.String({ minLength: 8, maxLength: 128 });
@@ -32,9 +26,24 @@ export const TokenPair = Type.Object(
   {
     access_token: Type.String({ description: 'JWT, sent as a bearer token' }),
     refresh_token: Type.String({ description: 'Opaque; used only at the refresh and logout endpoints' }),
+    device_token: Type.String({
+      description:
+        'Keep it on this device (it outlives logout) and send it as X-Device-Token at the next login: failed logins of strangers elsewhere do not refuse a known device',
+    }),
   },
-  { description: 'Unwrapped token pair (no envelope)' },
+  { description: 'Unwrapped token pair (no envelope) and the device token' },
 );
+
+/** Read by the login and by the checks of the current password (login-limits.ts). */
+export const DeviceTokenHeaders = Type.Object({
+  'x-device-token': Type.Optional(
+    Type.String({
+      maxLength: 2048,
+      description:
+        'The device_token of an earlier successful login of this account: its holder is not refused for failures made from other devices',
+    }),
+  ),
+});
 
 export const AccessTokenOnly = Type.Object({ access_token: Type.String() }, { description: 'Unwrapped' });
 

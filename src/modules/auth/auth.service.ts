@@ -13,6 +13,8 @@ import {
   revokeRefreshToken,
   setCustomerPassword,
 } from './auth.repo.ts';
+import { canonicalEmail, normaliseLogin } from './email.ts';
+import type { PasswordGuard } from './login-limits.ts';
 import { startEmailVerification } from './self-service.service.ts';
 import { hashPassword, plainPasswordMatches, verifyDummyPassword, verifyPassword } from './passwords.ts';
 import type { Sessions, TokenPair } from './sessions.ts';
@@ -44,11 +46,6 @@ export interface Registration {
 }
 
 const STATIC_PREFIX = 'static:';
-
-/** Usernames and e-mails are compared trimmed and lower-cased. */
-export function normaliseLogin(value: string): string {
-  return value.trim().toLowerCase();
-}
 
 function invalidCredentials(): AppError {
   return new AppError('INVALID_CREDENTIALS', 'the e-mail address or the password is wrong');
@@ -117,9 +114,10 @@ export async function loginCustomer(deps: AuthDeps, login: string, password: str
  * on lower(email) decides races: the loser's unique violation becomes EMAIL_TAKEN.
  */
 export async function registerCustomer(deps: AuthDeps, input: Registration): Promise<TokenPair> {
+  const email = canonicalEmail(input.email);
   const passwordHash = await hashPassword(input.password);
   const values = {
-    email: normaliseLogin(input.email),
+    email,
     passwordHash,
     firstName: input.firstName.trim(),
     lastName: input.lastName.trim(),
@@ -171,18 +169,25 @@ export async function logout(deps: AuthDeps, ctx: AuthContext, refreshToken: str
   await revokeRefreshToken(deps.db, hashRefreshToken(refreshToken), ctx);
 }
 
-/** Checks the current password and stores the new one; the database ends every session of the account. */
+/**
+ * Checks the current password, a failed login of the account under `guard`, and stores the new
+ * one; the database ends every session of the account.
+ */
 export async function changeCustomerPassword(
   deps: AuthDeps,
   customerId: number,
   currentPassword: string,
   newPassword: string,
+  guard: PasswordGuard,
 ): Promise<void> {
   const customer = await findCustomerById(deps.db, customerId);
-  const matches = customer
-    ? await verifyPassword(customer.passwordHash, currentPassword)
-    : await verifyDummyPassword(currentPassword);
-  if (!customer || !matches || !customer.active) throw invalidCredentials();
+  if (!customer?.active) {
+    await verifyDummyPassword(currentPassword);
+    throw invalidCredentials();
+  }
+  await guard(normaliseLogin(customer.email), async () => {
+    if (!(await verifyPassword(customer.passwordHash, currentPassword))) throw invalidCredentials();
+  });
   const passwordHash = await hashPassword(newPassword);
   await setCustomerPassword(deps.db, customerId, passwordHash);
 }

@@ -2,11 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access, customerIdOf } from '../../http/access.ts';
 import { Envelope, ok, SuccessOnly } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
-import { neverStored } from '../../http/no-store.ts';
 import { errorResponse } from '../../http/openapi.ts';
-import { CustomerProfile } from './auth.schemas.ts';
+import { CustomerProfile, DeviceTokenHeaders } from './auth.schemas.ts';
 import type { AuthDeps } from './auth.service.ts';
+import { normaliseLogin } from './email.ts';
 import { limitCounter } from '../../http/limit-counter.ts';
+import type { LoginLimits } from './login-limits.ts';
+import type { AuthContext } from './tokens.ts';
 import {
   Accepted,
   AdminPasswordBody,
@@ -26,11 +28,19 @@ import {
 /** Reset requests are counted per hour, whatever the window of the other limits. */
 const RESET_WINDOW_SECONDS = 3600;
 
-/** Customer self-service (profile, password reset, e-mail verification) and the admin's own password. */
-export const selfServiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
+type TypedApp = Parameters<FastifyPluginAsyncTypebox>[0];
+
+/**
+ * Customer self-service (profile, password reset, e-mail verification) and the admin's own
+ * password, registered by the authentication plugin (auth.routes.ts), whose login limits the
+ * checks of the current password share.
+ */
+export function selfServiceRoutes(
+  app: TypedApp,
+  deps: AuthDeps,
+  limits: Record<AuthContext, LoginLimits>,
+): void {
   const tags = ['auth'];
-  const deps: AuthDeps = { db: app.db, tokens: app.tokens, sessions: app.sessions, config: app.config };
-  app.addHook('onSend', neverStored);
   const resetsPerEmail = limitCounter(
     app,
     'passwordResetPerEmail',
@@ -45,12 +55,16 @@ export const selfServiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Change the own profile; a new email needs currentPassword',
+        headers: DeviceTokenHeaders,
         body: ProfileUpdateBody,
         response: { 200: Envelope(CustomerProfile), 409: errorResponse(409) },
       },
       config: { access: access.customer() },
     },
-    async (request) => ok(await updateOwnProfile(deps, customerIdOf(request.caller), request.body)),
+    async (request, reply) => {
+      const guard = limits.customer.guard(request, reply);
+      return ok(await updateOwnProfile(deps, customerIdOf(request.caller), request.body, guard));
+    },
   );
 
   app.post(
@@ -65,7 +79,7 @@ export const selfServiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: access.public() },
       preHandler: async (request, reply) => {
         await resetsPerIp.take(request.ip, reply);
-        await resetsPerEmail.take(request.body.email.trim().toLowerCase(), reply);
+        await resetsPerEmail.take(normaliseLogin(request.body.email), reply);
       },
     },
     async (request, reply) => {
@@ -116,16 +130,19 @@ export const selfServiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Change the own password (database admins); every session ends',
+        headers: DeviceTokenHeaders,
         body: AdminPasswordBody,
         response: { 200: SuccessOnly, 422: errorResponse(422) },
       },
       config: { access: access.admin() },
     },
-    async (request) => {
+    async (request, reply) => {
       const caller = request.caller;
       if (caller.kind !== 'admin') throw new AppError('FORBIDDEN', 'this operation needs an admin token');
-      await changeAdminPassword(app.db, caller.sub, request.body.currentPassword, request.body.newPassword);
+      const { currentPassword, newPassword } = request.body;
+      const guard = limits.admin.guard(request, reply);
+      await changeAdminPassword(app.db, caller.sub, currentPassword, newPassword, guard);
       return { success: true as const };
     },
   );
-};
+}

@@ -1,11 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import { Email } from './email.ts';
 
-const Email = Type.String({
-  minLength: 3,
-  maxLength: 254,
-  pattern: '^\\s*[^\\s@]+@[^\\s@]+\\.[^\\s@]+\\s*$',
-  description: 'E-mail address; compared case-insensitively',
-});
 const LoginPassword = Type.String({ minLength: 1, maxLength: 128 });
 const NewPassword = Type.String({ minLength: 8, maxLength: 128 });
 const Code = Type.String({ minLength: 1, maxLength: 200, description: 'The code received by e-mail' });

@@ -16,7 +16,9 @@ import {
   setCustomerPassword,
   updateAdmin,
 } from './auth.repo.ts';
-import { type AuthDeps, customerProfile, normaliseLogin } from './auth.service.ts';
+import { type AuthDeps, customerProfile } from './auth.service.ts';
+import { canonicalEmail, normaliseLogin } from './email.ts';
+import type { PasswordGuard } from './login-limits.ts';
 import { hashPassword, verifyDummyPassword, verifyPassword } from './passwords.ts';
 
 /** How long a password-reset code is valid. */
@@ -143,8 +145,16 @@ export interface ProfileChanges {
   currentPassword?: string;
 }
 
-/** Changes the own profile; a new e-mail address needs the current password and a free address. */
-export async function updateOwnProfile(deps: AuthDeps, customerId: number, changes: ProfileChanges) {
+/**
+ * Changes the own profile; a new e-mail address needs a free address and the current password,
+ * checked as a login of the account under `guard`.
+ */
+export async function updateOwnProfile(
+  deps: AuthDeps,
+  customerId: number,
+  changes: ProfileChanges,
+  guard: PasswordGuard,
+) {
   const customer = await findCustomerById(deps.db, customerId);
   if (!customer?.active) throw new AppError('UNAUTHENTICATED', 'the account is no longer active');
   const values: Partial<typeof customers.$inferInsert> = {};
@@ -152,16 +162,19 @@ export async function updateOwnProfile(deps: AuthDeps, customerId: number, chang
   if (changes.lastName !== undefined) values.lastName = changes.lastName.trim();
   if (changes.phone !== undefined) values.phone = changes.phone?.trim() || null;
   if (changes.newsletter !== undefined) values.newsletter = changes.newsletter;
-  const email = changes.email === undefined ? undefined : normaliseLogin(changes.email);
+  const email = changes.email === undefined ? undefined : canonicalEmail(changes.email);
   if (email !== undefined && email !== customer.email) {
-    if (changes.currentPassword === undefined) {
+    const currentPassword = changes.currentPassword;
+    if (currentPassword === undefined) {
       throw new AppError('VALIDATION_FAILED', 'a new email needs currentPassword', [
         { field: 'currentPassword', message: 'required with a new email' },
       ]);
     }
-    if (!(await verifyPassword(customer.passwordHash, changes.currentPassword))) {
-      throw new AppError('INVALID_CREDENTIALS', 'the current password is wrong');
-    }
+    await guard(normaliseLogin(customer.email), async () => {
+      if (!(await verifyPassword(customer.passwordHash, currentPassword))) {
+        throw new AppError('INVALID_CREDENTIALS', 'the current password is wrong');
+      }
+    });
     values.email = email;
   }
   if (Object.keys(values).length > 0) {
@@ -189,12 +202,16 @@ export async function updateOwnProfile(deps: AuthDeps, customerId: number, chang
   return customerProfile(deps, customerId);
 }
 
-/** An admin of the database changes the own password; every session of the account ends. */
+/**
+ * An admin of the database changes the own password, the current one checked as a login of the
+ * account under `guard`; every session of the account ends.
+ */
 export async function changeAdminPassword(
   db: Db,
   sub: string,
   currentPassword: string,
   newPassword: string,
+  guard: PasswordGuard,
 ): Promise<void> {
   const id = Number(sub);
   if (!Number.isSafeInteger(id) || id < 1) {
@@ -204,8 +221,14 @@ export async function changeAdminPassword(
       'this account is defined in the configuration; change its password there',
     );
   }
+  const wrongPassword = () => new AppError('INVALID_CREDENTIALS', 'the current password is wrong');
   const admin = await findAdminById(db, id);
-  const matches = admin ? await verifyPassword(admin.passwordHash, currentPassword) : false;
-  if (!admin?.active || !matches) throw new AppError('INVALID_CREDENTIALS', 'the current password is wrong');
+  if (!admin?.active) {
+    await verifyDummyPassword(currentPassword);
+    throw wrongPassword();
+  }
+  await guard(normaliseLogin(admin.username), async () => {
+    if (!(await verifyPassword(admin.passwordHash, currentPassword))) throw wrongPassword();
+  });
   await updateAdmin(db, id, { passwordHash: await hashPassword(newPassword) });
 }

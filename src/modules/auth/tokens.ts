@@ -20,6 +20,8 @@ export interface TokenSettings {
 const ALGORITHM = 'HS256';
 /** Clock skew tolerated between instances. */
 export const LEEWAY_SECONDS = 5;
+/** How long a device stays known after its last successful login. */
+const DEVICE_TOKEN_TTL = '365d';
 
 export class TokenError extends Error {
   constructor(readonly expired: boolean) {
@@ -46,6 +48,43 @@ export class AccessTokens {
 
   private audience(ctx: AuthContext): string {
     return `${this.settings.issuer}:${ctx}`;
+  }
+
+  /** Apart from the access tokens' audiences, so neither kind is ever taken for the other. */
+  private deviceAudience(ctx: AuthContext): string {
+    return `${this.settings.issuer}:device:${ctx}`;
+  }
+
+  /**
+   * A device token: proof that this device logged in to `account` (the normalised login name) of
+   * `ctx`; its random `jti` names the device for the failure counter (login-limits.ts).
+   */
+  async signDevice(ctx: AuthContext, account: string): Promise<string> {
+    return new SignJWT({ typ: 'device' })
+      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+      .setSubject(account)
+      .setIssuer(this.settings.issuer)
+      .setAudience(this.deviceAudience(ctx))
+      .setIssuedAt()
+      .setExpirationTime(DEVICE_TOKEN_TTL)
+      .setJti(randomUUID())
+      .sign(this.key);
+  }
+
+  /** The `jti` of a valid device token issued to `account` of `ctx`; undefined for anything else. */
+  async deviceId(token: string, ctx: AuthContext, account: string): Promise<string | undefined> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: [ALGORITHM],
+        issuer: this.settings.issuer,
+        audience: this.deviceAudience(ctx),
+        clockTolerance: LEEWAY_SECONDS,
+        requiredClaims: ['sub', 'exp', 'jti'],
+      });
+      return payload.typ === 'device' && payload.sub === account ? payload.jti : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   async sign(claims: AccessClaims): Promise<string> {

@@ -9,8 +9,10 @@ import { AppError } from '../../http/errors.ts';
  */
 const INVISIBLE =
   '\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u061C\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF';
+/** The blanks allowed around an address (trimmed away): the visible spaces, never a tab or newline. */
+const BLANK = '[ \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000]*';
 const PART = `[^\\s@${INVISIBLE}]+`;
-const EMAIL_PATTERN = `^(?![\\s\\S]*[${INVISIBLE}])\\s*${PART}@${PART}\\.${PART}\\s*$`;
+const EMAIL_PATTERN = `^${BLANK}${PART}@${PART}\\.${PART}${BLANK}$`;
 const MAX_LENGTH = 254;
 const SHAPE = new RegExp(EMAIL_PATTERN);
 

@@ -10,8 +10,8 @@ import { limitCounter, rateLimited } from './limit-counter.ts';
  * - per IP: a route adds `config: { rateLimit: perIpLimit(app.config, 'couponPerIp') }`;
  *   @fastify/rate-limit counts in its onRequest hook, keyed by `request.ip` (which honours
  *   X-Forwarded-For only when `trustProxy` is on), one counter per route;
- * - per other key (a customer): a route adds
- *   `preHandler: perKeyLimit(app, 'loginPerAccount', 'password:customer', (request) => …)`,
+ * - per other key (a customer, a cart): a route adds
+ *   `preHandler: perKeyLimit(app, 'couponPerIp', 'coupon:cart', (request) => …)`,
  *   counted after the body is parsed;
  * - events a service decides to count (a failed login, a new guest cart): `limitCounter`
  *   (limit-counter.ts).

@@ -22,11 +22,15 @@ import {
   updateOwnProfile,
   verifyEmail,
 } from './self-service.service.ts';
+import { confirmAdminPasswordReset } from './admin-codes.ts';
 
 /** Reset requests are counted per hour, whatever the window of the other limits. */
 const RESET_WINDOW_SECONDS = 3600;
 
-/** Customer self-service (profile, password reset, e-mail verification) and the admin's own password. */
+/**
+ * Customer self-service (profile, password reset, e-mail verification), the admin's own password
+ * and the admin's password chosen with an e-mailed code.
+ */
 export const selfServiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['auth'];
   const deps: AuthDeps = { db: app.db, tokens: app.tokens, sessions: app.sessions, config: app.config };
@@ -106,6 +110,24 @@ export const selfServiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       await verifyEmail(app.db, request.body.token);
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/rest/auth/admin/password-reset/confirm',
+    {
+      schema: {
+        tags,
+        summary: 'Choose the password with an e-mailed invitation or reset code; every session ends',
+        body: PasswordResetConfirmBody,
+        response: { 200: SuccessOnly },
+      },
+      config: { access: access.public() },
+      preHandler: (request, reply) => resetsPerIp.take(request.ip, reply),
+    },
+    async (request) => {
+      await confirmAdminPasswordReset(app.db, request.body.token, request.body.password);
       return { success: true as const };
     },
   );

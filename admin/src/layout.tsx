@@ -85,7 +85,12 @@ function ChoosePassword() {
   };
   return (
     <Box component="form" onSubmit={submit} sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 1 }}>
-      <TextField label="Code from the e-mail" value={code} onChange={(e) => setCode(e.target.value)} required />
+      <TextField
+        label="Code from the e-mail"
+        value={code}
+        onChange={(e) => setCode(e.target.value)}
+        required
+      />
       <TextField
         label="New password"
         type="password"

@@ -11,7 +11,12 @@ import { createAdmin, get, login, post, ROOT, registerCustomer, uniqueEmail } fr
 const PATH = '/rest/system/admin-user';
 const CONFIRM = '/rest/auth/admin/password-reset/confirm';
 /** A user defined in configuration beside ROOT, whose username a database user may not take. */
-const CONFIGURED = { username: 'configured@example.com', password: 'configured-pw', name: 'Conf', roles: [5] };
+const CONFIGURED = {
+  username: 'configured@example.com',
+  password: 'configured-pw',
+  name: 'Conf',
+  roles: [5],
+};
 
 describe('system/admin-user', () => {
   let t: TestApp;
@@ -44,7 +49,8 @@ describe('system/admin-user', () => {
     assert.ok(code, `a code in: ${mail.textBody}`);
     return code;
   };
-  const rowOf = async (id: number) => (await t.app.db.select().from(adminUsers).where(eq(adminUsers.id, id)))[0];
+  const rowOf = async (id: number) =>
+    (await t.app.db.select().from(adminUsers).where(eq(adminUsers.id, id)))[0];
 
   test('when an Admin creates a user, then 201 answers it without any password or hash', async () => {
     const username = uniqueEmail('new');
@@ -266,7 +272,11 @@ describe('system/admin-user', () => {
     assert.equal(res.statusCode, 202);
     assert.deepEqual(res.json(), { success: true });
     const code = await codeTo(owner.username, /Reset your password/);
-    assert.equal((await refresh(pair.refresh_token)).statusCode, 200, 'nothing changes before the owner acts');
+    assert.equal(
+      (await refresh(pair.refresh_token)).statusCode,
+      200,
+      'nothing changes before the owner acts',
+    );
     await login(t.app, 'admin', owner.username, owner.password);
     const stored = await t.app.db
       .select({ hash: adminAccountToken.tokenHash })
@@ -277,7 +287,10 @@ describe('system/admin-user', () => {
     assert.equal(confirmed.statusCode, 200, confirmed.body);
     assert.equal((await refresh(pair.refresh_token)).statusCode, 401);
     assert.equal((await get(t.app, '/rest/auth/admin/me', pair.access_token)).statusCode, 401);
-    const old = await post(t.app, '/rest/auth/admin/login', { username: owner.username, password: owner.password });
+    const old = await post(t.app, '/rest/auth/admin/login', {
+      username: owner.username,
+      password: owner.password,
+    });
     assert.equal(old.statusCode, 401);
     await login(t.app, 'admin', owner.username, 'owner-chose-this');
     const again = await post(t.app, CONFIRM, { token: code, password: 'someone-else-1' });
@@ -297,7 +310,11 @@ describe('system/admin-user', () => {
     const pair = await login(t.app, 'admin', username, 'my-own-choice');
     assert.deepEqual(decodeJwt(pair.access_token).roles, [5]);
     const withPassword = await createAdmin(t.app, adminToken, { roles: [5] });
-    assert.deepEqual(await mailsTo(withPassword.username), [], 'a user created with a password gets no invitation');
+    assert.deepEqual(
+      await mailsTo(withPassword.username),
+      [],
+      'a user created with a password gets no invitation',
+    );
   });
 
   test('when a database user is created or renamed with the username of a configured user, then 409 CONFLICT as for a duplicate', async () => {

@@ -121,9 +121,7 @@ function writeRoutes(app: TypedApp): void {
       preValidation: refusePassword,
     },
     async (request) =>
-      ok(
-        await updateAdminUser(app.db, app.config, actorOf(request.caller), request.params.id, request.body),
-      ),
+      ok(await updateAdminUser(app.db, app.config, actorOf(request.caller), request.params.id, request.body)),
   );
 
   app.post(

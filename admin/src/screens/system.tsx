@@ -193,9 +193,13 @@ export function AdminUserList() {
   );
 }
 
+/** An emptied password field means "invite": the API then e-mails the user a code. */
+const withoutEmptyPassword = ({ password, ...user }: { password?: string | null }) =>
+  password ? { ...user, password } : user;
+
 export function AdminUserCreate() {
   return (
-    <Create>
+    <Create transform={withoutEmptyPassword}>
       <SimpleForm>
         <TextInput source="username" label="Username (e-mail)" type="email" validate={required()} />
         <PasswordInput

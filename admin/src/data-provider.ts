@@ -215,6 +215,16 @@ export function createDataProvider(client: ShopClient) {
       return { data: answer.data as AnyRecord };
     },
 
+    /** POST /rest/system/admin-user/{id}/password-reset: e-mails the user a code to choose a password. */
+    async sendAdminPasswordReset(id: unknown) {
+      await call('POST', `system/admin-user/${encodeURIComponent(String(id))}/password-reset`);
+    },
+
+    /** POST /rest/auth/admin/password-reset/confirm: the owner chooses the password with the code. */
+    async chooseAdminPassword(token: string, password: string) {
+      await call('POST', 'auth/admin/password-reset/confirm', { body: { token, password } });
+    },
+
     /** POST /rest/system/webhook/{id}/deliveries/{deliveryId}/retry: sends a delivery again. */
     async retryWebhookDelivery(webhookId: unknown, deliveryId: unknown) {
       const path = `system/webhook/${encodeURIComponent(String(webhookId))}/deliveries/${encodeURIComponent(String(deliveryId))}/retry`;

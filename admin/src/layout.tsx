@@ -1,5 +1,5 @@
-import { Box, Typography } from '@mui/material';
-import type { ReactNode } from 'react';
+import { Box, Button, TextField, Typography } from '@mui/material';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import {
   AppBar,
   defaultTheme,
@@ -9,8 +9,11 @@ import {
   type RaThemeOptions,
   TitlePortal,
   UserMenu,
+  useDataProvider,
   useGetIdentity,
+  useNotify,
 } from 'react-admin';
+import type { ShopDataProvider } from './data-provider.ts';
 
 /**
  * react-admin's default theme with darker blues and a darker empty-list message: the defaults fall
@@ -53,6 +56,57 @@ function ShopAppBar() {
   );
 }
 
+/**
+ * Nobody sets another admin's password: an invited user, or one whose reset an Admin asked for,
+ * chooses it here with the code the e-mail brought, then logs in with it.
+ */
+function ChoosePassword() {
+  const dataProvider = useDataProvider() as unknown as ShopDataProvider;
+  const notify = useNotify();
+  const [open, setOpen] = useState(false);
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  if (!open) {
+    return (
+      <Button onClick={() => setOpen(true)} sx={{ m: 1 }}>
+        Choose a password with an e-mailed code
+      </Button>
+    );
+  }
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    try {
+      await dataProvider.chooseAdminPassword(code.trim(), password);
+      notify('Password chosen: log in with it', { type: 'info' });
+      setOpen(false);
+    } catch (error) {
+      notify((error as Error).message, { type: 'error' });
+    }
+  };
+  return (
+    <Box component="form" onSubmit={submit} sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 1 }}>
+      <TextField
+        label="Code from the e-mail"
+        value={code}
+        onChange={(e) => setCode(e.target.value)}
+        required
+      />
+      <TextField
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        required
+        slotProps={{ htmlInput: { minLength: 8, maxLength: 128 } }}
+      />
+      <Button type="submit" variant="contained">
+        Set the password
+      </Button>
+    </Box>
+  );
+}
+
 /** react-admin's login card inside a main landmark, with the application's name as its h1. */
 export function ShopLogin() {
   return (
@@ -62,6 +116,7 @@ export function ShopLogin() {
           Shop back office
         </Typography>
         <LoginForm />
+        <ChoosePassword />
       </Login>
     </Box>
   );

@@ -79,6 +79,7 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /rest/storefront-config': 'getStorefrontConfigUnversioned',
   'PUT /rest/system/setting/{key}': 'setSetting',
   'DELETE /rest/system/setting/{key}': 'resetSetting',
+  'POST /rest/system/admin-user/{id}/password-reset': 'sendAdminUserPasswordReset',
   'GET /rest/cart': 'getCart',
   'POST /rest/cart/items': 'addCartItem',
   'PATCH /rest/cart/items/{id}': 'setCartItemQuantity',

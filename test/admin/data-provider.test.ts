@@ -4,10 +4,12 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { desc, eq } from 'drizzle-orm';
 import { decodeJwt, SignJWT } from 'jose';
 import { createAdminClient, createAuthProvider, type SessionStore } from '../../admin/src/auth-provider.ts';
 import { type ApiError, createDataProvider, listQuery } from '../../admin/src/data-provider.ts';
 import { RESOURCES } from '../../admin/src/resources.ts';
+import { mailMessage } from '../../src/modules/mail/mail.tables.ts';
 import { startTestApp, TEST_SECRET, type TestApp } from '../helpers/app.ts';
 import { call, makeCustomer, makeTransport, placeOrder } from '../checkout/fixtures.ts';
 
@@ -364,5 +366,32 @@ describe('admin data provider against a started service', () => {
     }
     assert.deepEqual(sent, [device]);
     assert.notEqual(store.items.get('shop-admin-device'), device, 'each login answers a new one');
+  });
+
+  test('when a back-office user is sent a password reset, then its owner chooses the password with the code and logs in with it', async () => {
+    const { data } = await loggedIn(ROOT);
+    const username = `owner-${Date.now()}@example.com`;
+    const created = await data.create('adminUsers', { data: { username, roles: [5], name: 'Owner' } });
+    const codeOf = async () => {
+      const [mail] = await t.app.db
+        .select()
+        .from(mailMessage)
+        .where(eq(mailMessage.toAddress, username))
+        .orderBy(desc(mailMessage.id));
+      return /^([A-Za-z0-9_-]{43})$/m.exec(mail?.textBody ?? '')?.[1] ?? '';
+    };
+    const invitation = await codeOf();
+    await data.sendAdminPasswordReset(created.data.id);
+    const reset = await codeOf();
+    assert.notEqual(reset, invitation);
+    const anonymous = createDataProvider(createAdminClient(baseUrl, memoryStore()));
+    await assert.rejects(
+      anonymous.chooseAdminPassword(invitation, 'owner-password-1'),
+      (error: ApiError) => error.code === 'TOKEN_INVALID',
+      'the newer code voids the invitation',
+    );
+    await anonymous.chooseAdminPassword(reset, 'owner-password-1');
+    const owner = await loggedIn({ username, password: 'owner-password-1' });
+    assert.deepEqual(await owner.auth.getPermissions(), [5]);
   });
 });

@@ -33,6 +33,7 @@ const PUBLIC_WRITES = [
   /^\/rest\/auth\/customer\/register$/,
   // Whoever forgot a password has no token: these answer alike for any address or code.
   /^\/rest\/auth\/customer\/(password-reset|password-reset\/confirm|verify-email)$/,
+  /^\/rest\/auth\/admin\/password-reset\/confirm$/,
   /^\/rest\/cart(\/|$)/,
   /^\/rest\/(v1\/)?checkout\/(totals|place-order)$/,
 ];

@@ -1,10 +1,22 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { desc, eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
+import { adminAccountToken } from '../../src/modules/auth/account-tokens.tables.ts';
+import { adminUsers } from '../../src/modules/auth/auth.tables.ts';
+import { mailMessage } from '../../src/modules/mail/mail.tables.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createAdmin, get, login, post, ROOT, registerCustomer, uniqueEmail } from './auth-helpers.ts';
 
 const PATH = '/rest/system/admin-user';
+const CONFIRM = '/rest/auth/admin/password-reset/confirm';
+/** A user defined in configuration beside ROOT, whose username a database user may not take. */
+const CONFIGURED = {
+  username: 'configured@example.com',
+  password: 'configured-pw',
+  name: 'Conf',
+  roles: [5],
+};
 
 describe('system/admin-user', () => {
   let t: TestApp;
@@ -14,7 +26,7 @@ describe('system/admin-user', () => {
   let adminId: number;
 
   before(async () => {
-    t = await startTestApp({ config: { staticUsers: [ROOT] } });
+    t = await startTestApp({ config: { staticUsers: [ROOT, CONFIGURED] } });
     rootToken = (await login(t.app, 'admin', ROOT.username, ROOT.password)).access_token;
     const admin = await createAdmin(t.app, rootToken, { roles: [3, 4, 5, 6, 9] });
     adminId = admin.id;
@@ -25,6 +37,20 @@ describe('system/admin-user', () => {
   const patch = (id: number, payload: object, token = adminToken) =>
     t.app.inject({ method: 'PATCH', url: `${PATH}/${id}`, payload, headers: bearer(token) });
   const refresh = (token: string) => post(t.app, '/rest/auth/admin/refresh', { refresh_token: token });
+  const resetFor = (id: number, token = adminToken) => post(t.app, `${PATH}/${id}/password-reset`, {}, token);
+  const mailsTo = (to: string) =>
+    t.app.db.select().from(mailMessage).where(eq(mailMessage.toAddress, to)).orderBy(desc(mailMessage.id));
+  /** The single-use code of the latest message to `to`, which must exist. */
+  const codeTo = async (to: string, subject: RegExp) => {
+    const [mail] = await mailsTo(to);
+    assert.ok(mail, `a message to ${to}`);
+    assert.match(mail.subject, subject);
+    const code = /^([A-Za-z0-9_-]{43})$/m.exec(mail.textBody)?.[1];
+    assert.ok(code, `a code in: ${mail.textBody}`);
+    return code;
+  };
+  const rowOf = async (id: number) =>
+    (await t.app.db.select().from(adminUsers).where(eq(adminUsers.id, id)))[0];
 
   test('when an Admin creates a user, then 201 answers it without any password or hash', async () => {
     const username = uniqueEmail('new');
@@ -72,7 +98,7 @@ describe('system/admin-user', () => {
       assert.equal(res.statusCode, 400, JSON.stringify(body));
       assert.equal(res.json().error.code, 'VALIDATION_FAILED');
     }
-    const patchUnknown = await patch(1, { username: 'x@example.com' });
+    const patchUnknown = await patch(1, { email: 'x@example.com' });
     assert.equal(patchUnknown.statusCode, 400);
   });
 
@@ -148,16 +174,14 @@ describe('system/admin-user', () => {
     );
     assert.equal(grant.statusCode, 403);
     assert.match(grant.json().error.message, /only roles it holds/);
+    const lesser = await createAdmin(t.app, rootToken, { roles: [5] });
+    const withdraw = await patch(lesser.id, { roles: [] });
+    assert.equal(withdraw.statusCode, 200, 'a role it holds (5) may be withdrawn');
+    const addHeld = await patch(lesser.id, { roles: [6] });
+    assert.equal(addHeld.statusCode, 200);
+    assert.deepEqual(addHeld.json().data.roles, [6]);
     const marketer = await createAdmin(t.app, rootToken, { roles: [5, 8] });
-    const withdraw = await patch(marketer.id, { roles: [5] });
-    assert.equal(withdraw.statusCode, 403);
-    const addHeld = await patch(marketer.id, { roles: [5, 6, 8] });
-    assert.equal(
-      addHeld.statusCode,
-      200,
-      'a role it holds (6) may be added beside one it does not keep touching',
-    );
-    assert.deepEqual(addHeld.json().data.roles, [5, 6, 8]);
+    assert.equal((await patch(marketer.id, { roles: [5] })).statusCode, 403);
     const own = await patch(adminId, { roles: [3, 4, 5, 6] });
     assert.equal(own.statusCode, 403);
     assert.match(own.json().error.message, /own roles/);
@@ -174,19 +198,6 @@ describe('system/admin-user', () => {
     assert.equal((await refresh(pair.refresh_token)).statusCode, 200);
   });
 
-  test('when the password is reset, then old tokens and the old password stop working', async () => {
-    const admin = await createAdmin(t.app, rootToken, { roles: [5] });
-    const pair = await login(t.app, 'admin', admin.username, admin.password);
-    assert.equal((await patch(admin.id, { password: 'reset-password' })).statusCode, 200);
-    assert.equal((await refresh(pair.refresh_token)).statusCode, 401);
-    const old = await post(t.app, '/rest/auth/admin/login', {
-      username: admin.username,
-      password: admin.password,
-    });
-    assert.equal(old.statusCode, 401);
-    await login(t.app, 'admin', admin.username, 'reset-password');
-  });
-
   test('when a non-Superuser grants Superuser or changes a Superuser, then 403; a Superuser may', async () => {
     const grant = await post(
       t.app,
@@ -197,7 +208,7 @@ describe('system/admin-user', () => {
     assert.equal(grant.statusCode, 403);
     assert.equal(grant.json().error.code, 'FORBIDDEN');
     const superuser = await createAdmin(t.app, rootToken, { roles: [1] });
-    assert.equal((await patch(superuser.id, { password: 'taken-over-1' })).statusCode, 403);
+    assert.equal((await patch(superuser.id, { name: 'taken over' })).statusCode, 403);
     const lesser = await createAdmin(t.app, rootToken, { roles: [5] });
     assert.equal((await patch(lesser.id, { roles: [1] })).statusCode, 403);
     assert.equal((await patch(lesser.id, { roles: [1] }, rootToken)).statusCode, 200);
@@ -210,5 +221,140 @@ describe('system/admin-user', () => {
     const customer = await registerCustomer(t.app);
     assert.equal((await get(t.app, PATH, customer.access_token)).statusCode, 403);
     assert.equal((await get(t.app, PATH)).statusCode, 401);
+  });
+  test('when an Admin holding only role 3 aims at a richer account, then its name, username, activity and a password reset are 403 and nothing changes', async () => {
+    const onlyAdmin = await createAdmin(t.app, rootToken, { roles: [3] });
+    const token = (await login(t.app, 'admin', onlyAdmin.username, onlyAdmin.password)).access_token;
+    const richer = await createAdmin(t.app, rootToken, { roles: [2, 3, 5, 6, 7, 8, 9], name: 'Rich' });
+    const before = await rowOf(richer.id);
+    for (const body of [{ name: 'Renamed' }, { active: false }, { username: uniqueEmail('moved') }, {}]) {
+      const res = await patch(richer.id, body, token);
+      assert.equal(res.statusCode, 403, JSON.stringify(body));
+      assert.equal(res.json().error.code, 'FORBIDDEN');
+      assert.match(res.json().error.message, /every role it holds/);
+    }
+    const reset = await resetFor(richer.id, token);
+    assert.equal(reset.statusCode, 403);
+    assert.deepEqual(await mailsTo(richer.username), []);
+    assert.deepEqual(await rowOf(richer.id), before);
+    await login(t.app, 'admin', richer.username, richer.password);
+    // A Superuser may, and an Admin may on an account whose roles it all holds.
+    assert.equal((await patch(richer.id, { name: 'Still rich' }, rootToken)).statusCode, 200);
+    const poorer = await createAdmin(t.app, rootToken, { roles: [3] });
+    assert.equal((await patch(poorer.id, { name: 'Peer' }, token)).statusCode, 200);
+  });
+
+  test('when a PATCH names a password, for another admin or oneself, then 400 naming the field and nothing changes', async () => {
+    const other = await createAdmin(t.app, rootToken, { roles: [5] });
+    for (const [id, token] of [
+      [other.id, adminToken],
+      [other.id, rootToken],
+      [adminId, adminToken],
+    ] as const) {
+      const res = await patch(id, { password: 'taken-over-1', name: 'x' }, token);
+      assert.equal(res.statusCode, 400);
+      const { error } = res.json();
+      assert.equal(error.code, 'VALIDATION_FAILED');
+      assert.deepEqual(
+        error.details.map((d: { field: string }) => d.field),
+        ['password'],
+      );
+      assert.match(error.details[0].message, /password-reset/);
+    }
+    assert.equal((await rowOf(other.id)).name, '');
+    await login(t.app, 'admin', other.username, other.password);
+  });
+
+  test('when an Admin asks a password reset, then the owner is e-mailed a single-use code, the password stays until it is used, and using it ends every session', async () => {
+    const owner = await createAdmin(t.app, rootToken, { roles: [5], name: 'Owner' });
+    const pair = await login(t.app, 'admin', owner.username, owner.password);
+    const res = await resetFor(owner.id);
+    assert.equal(res.statusCode, 202);
+    assert.deepEqual(res.json(), { success: true });
+    const code = await codeTo(owner.username, /Reset your password/);
+    assert.equal(
+      (await refresh(pair.refresh_token)).statusCode,
+      200,
+      'nothing changes before the owner acts',
+    );
+    await login(t.app, 'admin', owner.username, owner.password);
+    const stored = await t.app.db
+      .select({ hash: adminAccountToken.tokenHash })
+      .from(adminAccountToken)
+      .where(eq(adminAccountToken.adminUserId, owner.id));
+    assert.ok(stored.length > 0 && stored.every((r) => r.hash !== code && /^[0-9a-f]{64}$/.test(r.hash)));
+    const confirmed = await post(t.app, CONFIRM, { token: code, password: 'owner-chose-this' });
+    assert.equal(confirmed.statusCode, 200, confirmed.body);
+    assert.equal((await refresh(pair.refresh_token)).statusCode, 401);
+    assert.equal((await get(t.app, '/rest/auth/admin/me', pair.access_token)).statusCode, 401);
+    const old = await post(t.app, '/rest/auth/admin/login', {
+      username: owner.username,
+      password: owner.password,
+    });
+    assert.equal(old.statusCode, 401);
+    await login(t.app, 'admin', owner.username, 'owner-chose-this');
+    const again = await post(t.app, CONFIRM, { token: code, password: 'someone-else-1' });
+    assert.equal(again.statusCode, 400);
+    assert.equal(again.json().error.code, 'TOKEN_INVALID');
+    const unknown = await post(t.app, CONFIRM, { token: 'x'.repeat(43), password: 'someone-else-1' });
+    assert.equal(unknown.json().error.code, 'TOKEN_INVALID');
+  });
+
+  test('when a user is created without a password, then it is e-mailed an invitation and signs in with the password it chose', async () => {
+    const username = uniqueEmail('invited');
+    const res = await post(t.app, PATH, { username, roles: [5], name: 'Invited' }, adminToken);
+    assert.equal(res.statusCode, 201, res.body);
+    const code = await codeTo(username, /back-office account/);
+    const confirmed = await post(t.app, CONFIRM, { token: code, password: 'my-own-choice' });
+    assert.equal(confirmed.statusCode, 200, confirmed.body);
+    const pair = await login(t.app, 'admin', username, 'my-own-choice');
+    assert.deepEqual(decodeJwt(pair.access_token).roles, [5]);
+    const withPassword = await createAdmin(t.app, adminToken, { roles: [5] });
+    assert.deepEqual(
+      await mailsTo(withPassword.username),
+      [],
+      'a user created with a password gets no invitation',
+    );
+  });
+
+  test('when a database user is created or renamed with the username of a configured user, then 409 CONFLICT as for a duplicate', async () => {
+    const created = await post(
+      t.app,
+      PATH,
+      { username: ` ${CONFIGURED.username.toUpperCase()} `, password: 'long-enough', roles: [5] },
+      adminToken,
+    );
+    assert.equal(created.statusCode, 409);
+    assert.equal(created.json().error.code, 'CONFLICT');
+    const user = await createAdmin(t.app, rootToken, { roles: [5] });
+    const taken = await createAdmin(t.app, rootToken, { roles: [5] });
+    for (const username of [CONFIGURED.username, ROOT.username, taken.username.toUpperCase()]) {
+      const renamed = await patch(user.id, { username });
+      assert.equal(renamed.statusCode, 409, username);
+      assert.equal(renamed.json().error.code, 'CONFLICT');
+    }
+    assert.equal((await rowOf(user.id)).username, user.username);
+    const free = uniqueEmail('renamed');
+    assert.equal((await patch(user.id, { username: free.toUpperCase() })).json().data.username, free);
+    await login(t.app, 'admin', free, user.password);
+  });
+
+  test('when any back-office user answer leaves, successes and refusals alike, then Cache-Control is no-store', async () => {
+    const user = await createAdmin(t.app, rootToken, { roles: [5] });
+    const products = (await login(t.app, 'admin', user.username, user.password)).access_token;
+    const answers = [
+      await get(t.app, PATH, adminToken),
+      await get(t.app, `${PATH}/${user.id}`, adminToken),
+      await post(t.app, PATH, { username: uniqueEmail(), password: 'long-enough', roles: [5] }, adminToken),
+      await patch(user.id, { name: 'No store' }),
+      await resetFor(user.id),
+      await patch(user.id, { password: 'x' }),
+      await get(t.app, PATH, products),
+      await get(t.app, PATH),
+    ];
+    assert.deepEqual(
+      answers.map((r) => [r.statusCode, r.headers['cache-control']]),
+      [200, 200, 201, 200, 202, 400, 403, 401].map((status) => [status, 'private, no-store']),
+    );
   });
 });

@@ -5,6 +5,7 @@ import type { RouteOptions } from 'fastify';
 import type { Access } from '../../src/http/access.ts';
 import { ALL_ROLE_IDS, Role } from '../../src/http/roles.ts';
 import { bearer } from '../helpers/app.ts';
+import { sweepAdminUserWrites } from '../helpers/hardening/admin-users.ts';
 import { type LoggedApp, startLoggedApp } from '../helpers/hardening/app.ts';
 import { report, seedOf, Tally } from '../helpers/hardening/figures.ts';
 import {
@@ -394,5 +395,27 @@ describe(`access control over every route (FC_SEED=${SEED})`, () => {
     });
     assert.equal(covered, total);
     assert.deepEqual(wrong.slice(0, 30), []);
+  });
+
+  test('when every role writes back-office users, then each answer is the documented one, refusals change nothing and only allowed resets are mailed', async () => {
+    const sweep = await sweepAdminUserWrites(t.app, root, (roles) => adminToken(t.app, roles));
+    const outbox = await t.app.inject({
+      method: 'GET',
+      url: '/rest/system/mail?limit=100000',
+      headers: bearer(root),
+    });
+    const mailedTo = new Set((outbox.json() as { data: { to: string }[] }).data.map((m) => m.to));
+    const missing = sweep.mailed.filter((to) => !mailedTo.has(to));
+    const stray = sweep.notMailed.filter((to) => mailedTo.has(to));
+    report('admin-user-writes', {
+      actors: sweep.actors,
+      calls: sweep.calls,
+      outcomes: sweep.outcomes.toString(),
+      wrong: sweep.wrong.length,
+      resetsMailed: sweep.mailed.length - missing.length,
+      strayMails: stray.length,
+    });
+    assert.deepEqual(sweep.wrong.slice(0, 30), []);
+    assert.deepEqual({ missing, stray }, { missing: [], stray: [] });
   });
 });

@@ -1,5 +1,5 @@
 // Settings (system/setting, PUT by key) and back-office users (system/admin-user).
-import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Button, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import {
   BooleanField,
   BooleanInput,
@@ -22,8 +22,11 @@ import {
   useRecordContext,
   Link,
   useListContext,
+  useDataProvider,
+  useNotify,
   usePermissions,
 } from 'react-admin';
+import type { ShopDataProvider } from '../data-provider.ts';
 import { ROLES } from '../resources.ts';
 
 const showValue = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
@@ -190,12 +193,20 @@ export function AdminUserList() {
   );
 }
 
+/** An emptied password field means "invite": the API then e-mails the user a code. */
+const withoutEmptyPassword = ({ password, ...user }: { password?: string | null }) =>
+  password ? { ...user, password } : user;
+
 export function AdminUserCreate() {
   return (
-    <Create>
+    <Create transform={withoutEmptyPassword}>
       <SimpleForm>
         <TextInput source="username" label="Username (e-mail)" type="email" validate={required()} />
-        <PasswordInput source="password" validate={required()} autoComplete="new-password" />
+        <PasswordInput
+          source="password"
+          autoComplete="new-password"
+          helperText="Leave empty to e-mail an invitation: the user then chooses the password."
+        />
         <TextInput source="name" />
         <RolesInput isRequired />
         <BooleanInput source="active" defaultValue={true} />
@@ -212,8 +223,32 @@ export function AdminUserEdit() {
         <TextInput source="name" />
         <RolesInput />
         <BooleanInput source="active" />
-        <PasswordInput source="password" label="New password" autoComplete="new-password" />
+        <SendPasswordReset />
       </SimpleForm>
     </Edit>
+  );
+}
+
+/**
+ * Nobody sets another user's password: the user is e-mailed a code and chooses it on the login
+ * page (docs/security.md).
+ */
+function SendPasswordReset() {
+  const user = useRecordContext();
+  const dataProvider = useDataProvider() as unknown as ShopDataProvider;
+  const notify = useNotify();
+  if (!user) return null;
+  const send = async () => {
+    try {
+      await dataProvider.sendAdminPasswordReset(user.id);
+      notify(`Password reset e-mail sent to ${String(user.username)}`, { type: 'info' });
+    } catch (error) {
+      notify((error as Error).message, { type: 'error' });
+    }
+  };
+  return (
+    <Button variant="outlined" onClick={send}>
+      Send password reset e-mail
+    </Button>
   );
 }

@@ -71,7 +71,9 @@ export async function insertAdmin(db: Db, values: NewAdminUser): Promise<AdminUs
   return row;
 }
 
-export type AdminUserChanges = Partial<Pick<AdminUserRow, 'passwordHash' | 'name' | 'roles' | 'active'>>;
+export type AdminUserChanges = Partial<
+  Pick<AdminUserRow, 'username' | 'passwordHash' | 'name' | 'roles' | 'active'>
+>;
 
 export async function updateAdmin(db: Db, id: number, changes: AdminUserChanges): Promise<AdminUserRow> {
   const [row] = await db

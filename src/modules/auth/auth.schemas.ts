@@ -100,7 +100,10 @@ export const AdminUser = Type.Object({
 export const AdminUserCreateBody = Type.Object(
   {
     username: Email,
-    password: NewPassword,
+    password: Type.Optional({
+      ...NewPassword,
+      description: 'Without it the user is e-mailed an invitation to choose a password',
+    }),
     roles: RoleIds,
     name: Type.Optional(Type.String({ maxLength: 100 })),
     active: Type.Optional(Type.Boolean()),
@@ -111,12 +114,16 @@ export type AdminUserCreate = Static<typeof AdminUserCreateBody>;
 
 export const AdminUserPatchBody = Type.Object(
   {
+    username: Type.Optional(Email),
     roles: Type.Optional(RoleIds),
     name: Type.Optional(Type.String({ maxLength: 100 })),
     active: Type.Optional(Type.Boolean()),
-    password: Type.Optional(NewPassword),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description:
+      'No password: its owner chooses it (POST /rest/system/admin-user/{id}/password-reset e-mails a code)',
+  },
 );
 export type AdminUserPatch = Static<typeof AdminUserPatchBody>;
 

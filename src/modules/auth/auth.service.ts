@@ -60,7 +60,7 @@ function issuePair(deps: AuthDeps, claims: Omit<AccessClaims, 'sid'>, db: Db = d
   return deps.sessions.open(claims, db);
 }
 
-function findStaticUser(config: Config, username: string): StaticUserConfig | undefined {
+export function findStaticUser(config: Config, username: string): StaticUserConfig | undefined {
   return config.staticUsers.find((user) => normaliseLogin(user.username) === username);
 }
 

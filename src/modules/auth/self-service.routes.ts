@@ -24,6 +24,7 @@ import {
   updateOwnProfile,
   verifyEmail,
 } from './self-service.service.ts';
+import { confirmAdminPasswordReset } from './admin-codes.ts';
 
 /** Reset requests are counted per hour, whatever the window of the other limits. */
 const RESET_WINDOW_SECONDS = 3600;
@@ -120,6 +121,24 @@ export function selfServiceRoutes(
     },
     async (request) => {
       await verifyEmail(app.db, request.body.token);
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/rest/auth/admin/password-reset/confirm',
+    {
+      schema: {
+        tags,
+        summary: 'Choose the password with an e-mailed invitation or reset code; every session ends',
+        body: PasswordResetConfirmBody,
+        response: { 200: SuccessOnly },
+      },
+      config: { access: access.public() },
+      preHandler: (request, reply) => resetsPerIp.take(request.ip, reply),
+    },
+    async (request) => {
+      await confirmAdminPasswordReset(app.db, request.body.token, request.body.password);
       return { success: true as const };
     },
   );

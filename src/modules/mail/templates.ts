@@ -34,6 +34,8 @@ export type MailData =
   | { template: 'welcome'; firstName: string }
   | { template: 'verification'; firstName: string; token: string }
   | { template: 'password_reset'; firstName: string; token: string; minutes: number }
+  | { template: 'admin_invitation'; name: string; token: string; days: number }
+  | { template: 'admin_password_reset'; name: string; token: string; minutes: number }
   | { template: 'order_confirmation'; firstName: string; order: OrderMailData }
   | { template: 'order_shipped'; firstName: string; number: string; tracking?: ShipmentTracking }
   | { template: 'order_cancelled'; firstName: string; number: string };
@@ -82,6 +84,12 @@ const WORDS = {
     resetBody: (m: number) =>
       `Use this code to choose a new password. It is valid for ${m} minutes and once only:`,
     resetIgnore: 'If you did not ask for it, ignore this message; your password stays as it is.',
+    inviteSubject: 'Your back-office account',
+    inviteBody: (d: number) =>
+      `An account of the shop's back office was opened for you. Choose your password with this code on the back office's login page ("Choose a password with an e-mailed code"). It is valid for ${d} days and once only:`,
+    adminResetBody: (m: number) =>
+      `An administrator asked for your back-office password to be reset. Choose a new one with this code on the back office's login page ("Choose a password with an e-mailed code"). It is valid for ${m} minutes and once only:`,
+    adminResetIgnore: 'Until you use it, your password stays as it is.',
     confirmationSubject: (n: string) => `Order ${n} confirmed`,
     confirmationBody: (n: string) => `Thank you for your order ${n}.`,
     product: 'Product',
@@ -118,6 +126,12 @@ const WORDS = {
     resetBody: (m: number) =>
       `Χρησιμοποιήστε αυτόν τον κωδικό για να ορίσετε νέο κωδικό πρόσβασης. Ισχύει για ${m} λεπτά και μία μόνο φορά:`,
     resetIgnore: 'Αν δεν το ζητήσατε, αγνοήστε αυτό το μήνυμα· ο κωδικός σας μένει ως έχει.',
+    inviteSubject: 'Ο λογαριασμός σας στη διαχείριση',
+    inviteBody: (d: number) =>
+      `Δημιουργήθηκε για εσάς λογαριασμός στη διαχείριση του καταστήματος. Ορίστε τον κωδικό πρόσβασής σας με αυτόν τον κωδικό στη σελίδα σύνδεσης της διαχείρισης («Choose a password with an e-mailed code»). Ισχύει για ${d} ημέρες και μία μόνο φορά:`,
+    adminResetBody: (m: number) =>
+      `Ένας διαχειριστής ζήτησε επαναφορά του κωδικού πρόσβασής σας στη διαχείριση. Ορίστε νέο με αυτόν τον κωδικό στη σελίδα σύνδεσης της διαχείρισης («Choose a password with an e-mailed code»). Ισχύει για ${m} λεπτά και μία μόνο φορά:`,
+    adminResetIgnore: 'Μέχρι να τον χρησιμοποιήσετε, ο κωδικός σας μένει ως έχει.',
     confirmationSubject: (n: string) => `Επιβεβαίωση παραγγελίας ${n}`,
     confirmationBody: (n: string) => `Σας ευχαριστούμε για την παραγγελία σας ${n}.`,
     product: 'Προϊόν',
@@ -199,6 +213,15 @@ export function renderMail(locale: Locale, data: MailData): RenderedMail {
         w.resetBody(data.minutes),
         data.token,
         w.resetIgnore,
+      ]);
+    case 'admin_invitation':
+      return fromParagraphs(w.inviteSubject, [w.hello(data.name), w.inviteBody(data.days), data.token]);
+    case 'admin_password_reset':
+      return fromParagraphs(w.resetSubject, [
+        w.hello(data.name),
+        w.adminResetBody(data.minutes),
+        data.token,
+        w.adminResetIgnore,
       ]);
     case 'order_confirmation':
       return orderConfirmation(locale, data.firstName, data.order);

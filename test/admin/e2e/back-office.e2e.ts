@@ -389,6 +389,9 @@ describe('back office in Chromium', { skip: missing ?? false }, () => {
     assert.equal(await page.getByLabel('Admin (3)').isDisabled(), false);
     assert.equal(await page.getByLabel('Superuser (1)').isDisabled(), true);
     assert.equal(await page.getByLabel('Products (5)').isDisabled(), true);
+    // Nobody sets another user's password: the user is e-mailed a code instead.
+    assert.equal(await page.locator('input[name="password"]').count(), 0);
+    await page.getByRole('button', { name: 'Send password reset e-mail' }).waitFor();
     await checkScreen(page, 'admin-user');
     await page.context().close();
   });

@@ -28,6 +28,8 @@ function actorOf(caller: Caller): Actor {
 type TypedApp = Parameters<FastifyPluginAsyncTypebox>[0];
 const tags = ['system'];
 const config = { access: access.admin(Role.Admin) };
+/** Writes: auditAdmin (admin-users.service.ts) keeps each in the audit log. */
+const writeConfig = { ...config, audit: { entity: 'admin_user' } };
 
 function readRoutes(app: TypedApp): void {
   app.get(
@@ -70,7 +72,7 @@ function writeRoutes(app: TypedApp): void {
         body: AdminUserCreateBody,
         response: { 201: Envelope(AdminUser), 409: errorResponse(409) },
       },
-      config,
+      config: writeConfig,
     },
     async (request, reply) => {
       const user = await createAdminUser(app.db, actorOf(request.caller), request.body);
@@ -88,7 +90,7 @@ function writeRoutes(app: TypedApp): void {
         body: AdminUserPatchBody,
         response: { 200: Envelope(AdminUser), 404: errorResponse(404) },
       },
-      config,
+      config: writeConfig,
     },
     async (request) =>
       ok(await updateAdminUser(app.db, actorOf(request.caller), request.params.id, request.body)),

@@ -119,7 +119,7 @@ export const selfServiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: AdminPasswordBody,
         response: { 200: SuccessOnly, 422: errorResponse(422) },
       },
-      config: { access: access.admin() },
+      config: { access: access.admin(), audit: { entity: 'admin_user' } },
     },
     async (request) => {
       const caller = request.caller;

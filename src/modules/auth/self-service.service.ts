@@ -4,6 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/errors.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { customers } from '../customers/customer.tables.ts';
 import { writeMail } from '../mail/mail.service.ts';
 import { customerEmailVerification } from '../customers/customer.tables.ts';
@@ -207,5 +208,11 @@ export async function changeAdminPassword(
   const admin = await findAdminById(db, id);
   const matches = admin ? await verifyPassword(admin.passwordHash, currentPassword) : false;
   if (!admin?.active || !matches) throw new AppError('INVALID_CREDENTIALS', 'the current password is wrong');
-  await updateAdmin(db, id, { passwordHash: await hashPassword(newPassword) });
+  const passwordHash = await hashPassword(newPassword);
+  await db.transaction(async (tx) => {
+    await updateAdmin(tx, id, { passwordHash });
+    // The fact only: a password or its hash never enters the log.
+    const changes = { password: { before: null, after: 'changed' } };
+    await recordAudit(tx, { actor: sub, action: 'password', entity: 'admin_user', entityId: id, changes });
+  });
 }

@@ -30,7 +30,6 @@ export function requireAuditDeclaration(route: RouteOptions): void {
   if (!route.url.startsWith('/rest')) return;
   const methods = ([] as string[]).concat(route.method);
   if (methods.every((m) => READS.has(m))) return;
-  const config = route.config as { access?: Access; audit?: AuditDeclaration } | undefined;
-  if (!admitsAdmins(config?.access) || config?.audit) return;
+  if (!admitsAdmins(route.config?.access) || route.config?.audit) return;
   throw new Error(`back-office write ${methods.join(',')} ${route.url} declares no config.audit`);
 }

@@ -113,7 +113,10 @@ export const WRITE_FIXTURES: Record<string, (s: Shop) => Promise<Write>> = {
     return { params: { key: 'gift_packaging_price' }, entityId: 'gift_packaging_price' };
   },
   createProduct: async () => ({ body: { name: 'Audited', sku: unique('AUD'), price: 10 } }),
-  updateProduct: async (s) => ({ params: { id: await makeProduct(s.app.db) }, body: { name: 'Renamed' } }),
+  updateProduct: async (s) => ({
+    params: { id: await makeProduct(s.app.db) },
+    body: { name: 'Renamed', costPrice: 3.5 },
+  }),
   deleteProduct: async (s) => ({ params: { id: await makeProduct(s.app.db) } }),
   async createVariant(s) {
     const [productId] = await sizedProduct(s);

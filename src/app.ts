@@ -11,6 +11,7 @@ import Fastify, {
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import { type Authenticate, type Caller, GUEST, installAccessGuard, resolveCaller } from './http/access.ts';
+import { requireAuditDeclaration } from './http/audit.ts';
 import { AppError, clientErrorHandler, ErrorBody, handleError } from './http/errors.ts';
 import { Pagination } from './http/envelope.ts';
 import { gettingStarted } from './http/getting-started.ts';
@@ -25,6 +26,7 @@ import { registerRateLimit } from './http/rate-limit.ts';
 import { authenticateWith, Sessions } from './modules/auth/sessions.ts';
 import { storedSigningSecret } from './modules/auth/sessions.repo.ts';
 import { AccessTokens } from './modules/auth/tokens.ts';
+import { recordWrite } from './modules/audit/audit.ts';
 import { modules } from './modules/index.ts';
 import { settingsSource } from './modules/settings/settings.service.ts';
 
@@ -114,6 +116,7 @@ export async function buildApp(options: BuildAppOptions) {
   const authenticate: Authenticate = authenticateWith(sessions);
   app.decorate('tokens', tokens);
   app.decorate('settingsSource', settingsSource(config));
+  app.decorate('recordWrite', recordWrite);
   app.decorate('sessions', sessions);
   app.decorateRequest<Caller | null>('caller', null);
 
@@ -124,6 +127,7 @@ export async function buildApp(options: BuildAppOptions) {
   app.addHook('onRoute', documentErrorResponses);
   app.addHook('onRoute', documentConditionalReads);
   app.addHook('onRoute', installAccessGuard);
+  app.addHook('onRoute', requireAuditDeclaration);
   app.decorate('routeList', [] as RouteOptions[]);
   app.addHook('onRoute', (route) => {
     app.routeList.push(route);

@@ -4,7 +4,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { ONE_ROW, run, runJson } from '../db/statements.ts';
 import type { Selection } from './sql.ts';
-import type { Resource } from './types.ts';
+import type { FieldInfo, Resource } from './types.ts';
 import { resourceVersions } from './versions.tables.ts';
 
 // The statements of the generic resources. Reads are prepared once per shape (the SQL text
@@ -270,4 +270,31 @@ export async function deleteRow(db: Db, resource: Resource, id: number, where: S
     .where(and(eq(resource.idColumn, id), ...where))
     .returning({ id: resource.idColumn });
   return rows.length > 0;
+}
+
+/**
+ * One row's stored values of these fields as the API shows them (money as decimals, ISO dates),
+ * for the audit log; `lock` holds the row until the write commits, so its "before" stays exact
+ * under concurrent writes. Null when there is no such row.
+ */
+export async function selectAudited(
+  db: Db,
+  resource: Resource,
+  id: number,
+  fields: readonly FieldInfo[],
+  lock: 'update' | 'no key update' | null,
+): Promise<Row | null> {
+  const selection: Record<string, PgColumn | SQL> = { id: resource.idColumn };
+  for (const f of fields) {
+    if (f.column) selection[f.name] = f.codec.select ? f.codec.select(f.column) : f.column;
+  }
+  const query = db.select(selection).from(resource.def.table).where(eq(resource.idColumn, id));
+  const [row] = lock ? await query.for(lock) : await query;
+  if (!row) return null;
+  const shown: Row = {};
+  for (const f of fields) {
+    const value = row[f.name];
+    shown[f.name] = f.codec.fromDb && value !== null && value !== undefined ? f.codec.fromDb(value) : value;
+  }
+  return shown;
 }

@@ -1,6 +1,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Access, access } from '../http/access.ts';
+import type { AuditDeclaration } from '../http/audit.ts';
 import { SuccessOnly } from '../http/envelope.ts';
 import { errorResponse } from '../http/openapi.ts';
 import { type CachePolicy, cachingHook } from './caching.ts';
@@ -16,13 +17,14 @@ import {
   updateBody,
 } from './schemas.ts';
 import {
-  type RequestContext,
+  type RecordWrite,
   type Resource,
   SCOPES,
   type Scope,
   type SettingsSource,
   scopeOf,
   type Values,
+  type WriteRequestContext,
 } from './types.ts';
 import { createEntity, deleteEntity, refuseReadOnly, updateEntity } from './write.service.ts';
 
@@ -34,12 +36,14 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The live settings, as the settings module reads them (passed in by the app). */
     settingsSource: SettingsSource;
+    /** Keeps an admin's resource write in the audit log (passed in by the app). */
+    recordWrite: RecordWrite;
   }
 }
 
-export function requestContext(request: FastifyRequest): RequestContext {
-  const { db, config, settingsSource } = request.server;
-  return { db, config, caller: request.caller, settingsSource };
+export function requestContext(request: FastifyRequest): WriteRequestContext {
+  const { db, config, settingsSource, recordWrite } = request.server;
+  return { db, config, caller: request.caller, settingsSource, recordWrite };
 }
 
 const JSON_UTF8 = 'application/json; charset=utf-8';
@@ -62,9 +66,11 @@ function readAccess(resource: Resource): Access {
   return who === 'owner' ? access.customerOrAdmin(...roles) : access.admin(...roles);
 }
 
-function writeAccess(resource: Resource): Access {
+/** Who may write, and the audit log's entity (write.service.ts records every admin's write itself). */
+function writeConfig(resource: Resource): { access: Access; audit: AuditDeclaration } {
   const write = resource.def.write!;
-  return write.owner ? access.customerOrAdmin(...write.roles) : access.admin(...write.roles);
+  const who = write.owner ? access.customerOrAdmin(...write.roles) : access.admin(...write.roles);
+  return { access: who, audit: { entity: resource.def.entity } };
 }
 
 /** "a product", "an address", "a shipping method": one of a resource, for the operation summaries. */
@@ -169,7 +175,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
           body: createBody(resource),
           response: { 201: oneResponse(doc), ...writeErrors },
         },
-        config: { access: writeAccess(resource) },
+        config: writeConfig(resource),
         preValidation: async (request) => refuseReadOnly(request.caller, resource, request.body, 'create'),
         onSend,
       },
@@ -192,7 +198,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
           body: updateBody(resource),
           response: { 200: oneResponse(doc), ...writeErrors },
         },
-        config: { access: writeAccess(resource) },
+        config: writeConfig(resource),
         preValidation: async (request) => refuseReadOnly(request.caller, resource, request.body, 'update'),
         onSend,
       },
@@ -214,7 +220,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
           params: IdParams,
           response: { 200: SuccessOnly, ...writeErrors },
         },
-        config: { access: writeAccess(resource) },
+        config: writeConfig(resource),
         onSend,
       },
       async (request) => deleteEntity(requestContext(request), resource, request.params.id),

@@ -38,12 +38,34 @@ export interface SettingsSource {
   read(db: Db): Promise<Settings>;
 }
 
+/**
+ * A back-office write of a resource as the audit log keeps it: the written fields' values as the
+ * API shows them, before and after (null: no row before a create, none after a delete).
+ */
+export interface AuditedWrite {
+  /** The admin token's `sub`. */
+  actor: string;
+  action: Operation;
+  entity: string;
+  entityId: number;
+  before: Values | null;
+  after: Values | null;
+}
+
+/** Keeps a write in the audit log, in the write's transaction `db`; the audit module provides it. */
+export type RecordWrite = (db: Db, write: AuditedWrite) => Promise<void>;
+
 /** The request as the resource code sees it: no Fastify types. */
 export interface RequestContext {
   db: Db;
   config: Config;
   caller: Caller;
   settingsSource: SettingsSource;
+}
+
+/** A request that may write: how an admin's write is audited comes with it (passed in by the app). */
+export interface WriteRequestContext extends RequestContext {
+  recordWrite: RecordWrite;
 }
 
 /** The name of a boolean setting (a feature switch). */
@@ -55,7 +77,7 @@ export interface ReadContext extends RequestContext {
   settings: Settings | null;
 }
 
-export interface WriteContext extends RequestContext {
+export interface WriteContext extends WriteRequestContext {
   /** Reads the settings (once) when a hook needs a default from them. */
   settings(): Promise<Settings>;
 }

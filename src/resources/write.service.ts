@@ -5,14 +5,24 @@ import { AppError, type ErrorDetail } from '../http/errors.ts';
 import { mapDbError } from './db-errors.ts';
 import { FieldError } from './fields.ts';
 import { type OneResult, showEntity } from './read.service.ts';
-import { deleteRow, insertRow, type Row, updateRow } from './repo.ts';
+import { deleteRow, insertRow, type Row, selectAudited, updateRow } from './repo.ts';
 import { visibility } from './sql.ts';
-import type { FieldInfo, RequestContext, Resource, Settings, Values, WriteContext } from './types.ts';
+import type {
+  FieldInfo,
+  Operation,
+  RequestContext,
+  Resource,
+  Settings,
+  Values,
+  WriteContext,
+  WriteRequestContext,
+} from './types.ts';
 
 // Back-office (and customer-own) writes: a body naming a field the caller may not write is 400
 // "… is read-only" before the schema runs (`refuseReadOnly`), unknown fields are 400 by the
 // schema; here values are converted (decimals → cents), the owner is taken from the token, hooks
-// derive defaults and record history in the same transaction.
+// derive defaults and record history in the same transaction. An admin's write is kept in the
+// audit log here, for every resource, in the write's transaction (docs/security.md, "Audit log").
 
 function invalid(details: ErrorDetail[]): AppError {
   return new AppError('VALIDATION_FAILED', details.map((d) => `${d.field} ${d.message}`).join('; '), details);
@@ -85,13 +95,13 @@ function columnValues(resource: Resource, values: Values): Row {
   return row;
 }
 
-function writeContext(rctx: RequestContext, tx: Db): WriteContext {
+function writeContext(rctx: WriteRequestContext, tx: Db): WriteContext {
   let settings: Promise<Settings> | undefined;
   return { ...rctx, db: tx, settings: () => (settings ??= rctx.settingsSource.read(tx)) };
 }
 
 async function inTransaction<T>(
-  rctx: RequestContext,
+  rctx: WriteRequestContext,
   resource: Resource,
   op: 'create' | 'update' | 'delete',
   work: (ctx: WriteContext) => Promise<T>,
@@ -113,6 +123,47 @@ async function inTransaction<T>(
   }
 }
 
+/**
+ * The fields an audit entry compares: those the update writes (the body's, and what the hooks
+ * derived), every writable one of a create, every stored one of a delete.
+ */
+function auditedFields(resource: Resource, op: Operation, values: Values): FieldInfo[] {
+  return resource.fields.filter((f) => {
+    if (!f.column) return false;
+    if (op === 'update') return Object.hasOwn(values, f.name);
+    return op === 'delete' || f.create !== undefined || f.update || Object.hasOwn(values, f.name);
+  });
+}
+
+/**
+ * Audits an admin's write (a customer's own rows are not back-office writes): reads the fields
+ * before it (locking the row) and returns what records the entry after it.
+ */
+async function auditStart(
+  ctx: WriteContext,
+  resource: Resource,
+  op: Operation,
+  id: number | null,
+  values: Values,
+) {
+  const { caller } = ctx;
+  if (caller.kind !== 'admin') return async () => {};
+  const fields = auditedFields(resource, op, values);
+  const lock = op === 'delete' ? 'update' : 'no key update';
+  const before = id === null ? null : await selectAudited(ctx.db, resource, id, fields, lock);
+  return async (writtenId: number) => {
+    const after = op === 'delete' ? null : await selectAudited(ctx.db, resource, writtenId, fields, null);
+    await ctx.recordWrite(ctx.db, {
+      actor: caller.sub,
+      action: op,
+      entity: resource.def.entity,
+      entityId: writtenId,
+      before,
+      after,
+    });
+  };
+}
+
 function ownerConditions(rctx: RequestContext, resource: Resource) {
   return rctx.caller.kind === 'customer'
     ? visibility(resource, { ...rctx, scope: 'customer', settings: null }, true)
@@ -120,7 +171,7 @@ function ownerConditions(rctx: RequestContext, resource: Resource) {
 }
 
 export async function createEntity(
-  rctx: RequestContext,
+  rctx: WriteRequestContext,
   resource: Resource,
   body: Values,
 ): Promise<OneResult> {
@@ -132,15 +183,17 @@ export async function createEntity(
   }
   const id = await inTransaction(rctx, resource, 'create', async (ctx) => {
     await resource.def.hooks?.beforeWrite?.(ctx, values, 'create');
+    const audit = await auditStart(ctx, resource, 'create', null, values);
     const newId = await insertRow(ctx.db, resource, columnValues(resource, values));
     await resource.def.hooks?.afterWrite?.(ctx, newId, values, 'create');
+    await audit(newId);
     return newId;
   });
   return showEntity(rctx, resource, id);
 }
 
 export async function updateEntity(
-  rctx: RequestContext,
+  rctx: WriteRequestContext,
   resource: Resource,
   id: number,
   body: Values,
@@ -148,24 +201,28 @@ export async function updateEntity(
   const values = storedValues(rctx, resource, body, 'update');
   await inTransaction(rctx, resource, 'update', async (ctx) => {
     await resource.def.hooks?.beforeWrite?.(ctx, values, 'update', id);
+    const audit = await auditStart(ctx, resource, 'update', id, values);
     const row = columnValues(resource, values);
     const updatedAt = resource.field.get('updatedAt');
     if (updatedAt?.columnKey) row[updatedAt.columnKey] = sql`now()`;
     const found = await updateRow(ctx.db, resource, id, row, ownerConditions(rctx, resource));
     if (!found) throw new AppError('NOT_FOUND', `${resource.def.entity} ${id} not found`);
     await resource.def.hooks?.afterWrite?.(ctx, id, values, 'update');
+    await audit(id);
   });
   return showEntity(rctx, resource, id);
 }
 
 export async function deleteEntity(
-  rctx: RequestContext,
+  rctx: WriteRequestContext,
   resource: Resource,
   id: number,
 ): Promise<{ success: true }> {
   await inTransaction(rctx, resource, 'delete', async (ctx) => {
+    const audit = await auditStart(ctx, resource, 'delete', id, {});
     const found = await deleteRow(ctx.db, resource, id, ownerConditions(rctx, resource));
     if (!found) throw new AppError('NOT_FOUND', `${resource.def.entity} ${id} not found`);
+    await audit(id);
   });
   return { success: true };
 }

@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
+import Fastify from 'fastify';
 import { queryRows } from '../../src/db/client.ts';
+import { access } from '../../src/http/access.ts';
+import { requireAuditDeclaration } from '../../src/http/audit.ts';
+import { Role } from '../../src/http/roles.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createAdmin, login, post, ROOT } from '../auth/auth-helpers.ts';
-import { makeCustomer } from '../checkout/fixtures.ts';
+import { makeCoupon, makeCustomer, makeProduct } from '../checkout/fixtures.ts';
 import { adminHeaders, createProduct } from '../helpers/catalog-factories.ts';
 
 interface Entry {
@@ -152,5 +156,118 @@ describe('audit log of back-office writes', () => {
       });
       assert.equal(res.statusCode, 403, String(roles));
     }
+  });
+
+  test("when an admin changes a customer's e-mail, disables and deletes the customer, then each write is kept with the fields before and after", async () => {
+    const customer = await makeCustomer(t.app);
+    const url = `/rest/customer/customer/${customer.id}`;
+    const email = `renamed-${customer.id}@example.com`;
+    for (const payload of [{ email }, { active: false }]) {
+      const res = await t.app.inject({ method: 'PATCH', url, headers: admin, payload });
+      assert.equal(res.statusCode, 200, res.body);
+    }
+    assert.equal((await t.app.inject({ method: 'DELETE', url, headers: admin })).statusCode, 200);
+    const [removed, disabled, renamed] = await audit(`entity=customer&entityId=${customer.id}`);
+    assert.deepEqual(
+      [renamed.action, renamed.actor, renamed.changes],
+      ['update', 'static:t@example.com', { email: { before: customer.email, after: email } }],
+    );
+    assert.deepEqual(
+      [disabled.action, disabled.changes],
+      ['update', { active: { before: true, after: false } }],
+    );
+    assert.equal(removed.action, 'delete');
+    assert.deepEqual(removed.changes.email, { before: email, after: null });
+    assert.deepEqual(removed.changes.active, { before: false, after: null });
+  });
+
+  test('when a webhook is created and its secret rotated, then the log says the secret changed and never holds it', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/rest/system/webhook',
+      headers: admin,
+      payload: { url: 'http://127.0.0.1:9/audit', events: ['order.placed'] },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const { id, secret } = created.json().data;
+    const rotated = await t.app.inject({
+      method: 'POST',
+      url: `/rest/system/webhook/${id}/rotate-secret`,
+      headers: admin,
+    });
+    assert.equal(rotated.statusCode, 200, rotated.body);
+    const entries = await audit(`entity=webhook&entityId=${id}`);
+    assert.deepEqual(
+      entries.map((e) => [e.action, e.changes.secret]),
+      [
+        ['rotate-secret', { before: null, after: 'changed' }],
+        ['create', { before: null, after: 'changed' }],
+      ],
+    );
+    assert.equal(entries[1].changes.url.after, 'http://127.0.0.1:9/audit');
+    const text = JSON.stringify(entries);
+    for (const value of [secret, rotated.json().data.secret]) assert.ok(!text.includes(value));
+  });
+
+  test('when a coupon write is refused, then only its accepted writes are kept', async () => {
+    const [taken, coupon] = [await makeCoupon(t.app.db), await makeCoupon(t.app.db)];
+    const marketing = await adminHeaders(t.app, [8]);
+    const patch = (payload: Record<string, unknown>) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/rest/checkout/coupon/${coupon.id}`,
+        headers: marketing,
+        payload,
+      });
+    assert.equal((await patch({ active: false })).statusCode, 200);
+    assert.equal((await patch({ code: taken.code, active: true })).statusCode, 409);
+    const entries = await audit(`entity=coupon&entityId=${coupon.id}`);
+    assert.deepEqual(
+      entries.map((e) => e.changes),
+      [{ active: { before: true, after: false } }],
+    );
+  });
+
+  test('when the entry cannot be written, then the write fails and leaves nothing', async () => {
+    const products = await adminHeaders(t.app, [5]);
+    const productId = await makeProduct(t.app.db);
+    await queryRows(
+      t.app.db,
+      sql.raw(`alter table audit_log add constraint refuse_product check (entity <> 'product') not valid`),
+    );
+    try {
+      const res = await t.app.inject({
+        method: 'PATCH',
+        url: `/rest/product/product/${productId}`,
+        headers: products,
+        payload: { name: 'Never kept' },
+      });
+      assert.ok(res.statusCode >= 400, res.body);
+    } finally {
+      await queryRows(t.app.db, sql.raw('alter table audit_log drop constraint refuse_product'));
+    }
+    const shown = await t.app.inject({
+      method: 'GET',
+      url: `/rest/product/product/${productId}`,
+      headers: products,
+    });
+    assert.notEqual(shown.json().data.name, 'Never kept');
+  });
+
+  test('when a write route an admin may call declares no audit, then the app does not start', async () => {
+    const build = async (config: Record<string, unknown>) => {
+      const app = Fastify({ logger: false });
+      app.addHook('onRoute', requireAuditDeclaration);
+      app.post('/rest/thing', { config }, async () => ({}));
+      await app.ready();
+      await app.close();
+    };
+    await assert.rejects(
+      build({ access: access.admin(Role.Admin) }),
+      /POST \/rest\/thing declares no config\.audit/,
+    );
+    await assert.rejects(build({ access: access.customerOrAdmin(Role.Admin) }), /declares no config\.audit/);
+    await build({ access: access.admin(Role.Admin), audit: { entity: 'thing' } });
+    await build({ access: access.customer() });
   });
 });

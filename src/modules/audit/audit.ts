@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Db } from '../../db/client.ts';
+import type { AuditedWrite } from '../../resources/types.ts';
 import { auditLog } from './audit.tables.ts';
 
 // The narrow door other modules write the audit log through (docs/orders.md, "Audit"). The audit
@@ -42,4 +43,20 @@ export function changedFields(
 export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
   if (Object.keys(entry.changes).length === 0) return;
   await db.insert(auditLog).values({ ...entry, entityId: String(entry.entityId) });
+}
+
+/** Every field a deleted row held, from its value to null. */
+export function removedFields(before: Readonly<Record<string, unknown>>): Changes {
+  const changes: Changes = {};
+  for (const [field, value] of Object.entries(before)) {
+    if (value !== null && value !== undefined) changes[field] = { before: value, after: null };
+  }
+  return changes;
+}
+
+/** The resource framework's writes (src/resources/write.service.ts), passed to it by the app. */
+export async function recordWrite(db: Db, write: AuditedWrite): Promise<void> {
+  const { before, after, ...entry } = write;
+  const changes = after ? changedFields(before, after) : removedFields(before ?? {});
+  await recordAudit(db, { ...entry, changes });
 }

@@ -48,6 +48,8 @@ async function refusePassword(request: { body: unknown }): Promise<void> {
 type TypedApp = Parameters<FastifyPluginAsyncTypebox>[0];
 const tags = ['system'];
 const config = { access: access.admin(Role.Admin) };
+/** Writes: auditAdmin (admin-users.service.ts) keeps each in the audit log. */
+const writeConfig = { ...config, audit: { entity: 'admin_user' } };
 
 function readRoutes(app: TypedApp): void {
   app.get(
@@ -92,7 +94,7 @@ function writeRoutes(app: TypedApp): void {
         body: AdminUserCreateBody,
         response: { 201: Envelope(AdminUser), 403: errorResponse(403), 409: errorResponse(409) },
       },
-      config,
+      config: writeConfig,
     },
     async (request, reply) => {
       const user = await createAdminUser(app.db, app.config, actorOf(request.caller), request.body);
@@ -117,7 +119,7 @@ function writeRoutes(app: TypedApp): void {
           409: errorResponse(409),
         },
       },
-      config,
+      config: writeConfig,
       preValidation: refusePassword,
     },
     async (request) =>
@@ -135,7 +137,7 @@ function writeRoutes(app: TypedApp): void {
         params: IdParams,
         response: { 202: Accepted, 403: errorResponse(403), 404: errorResponse(404) },
       },
-      config,
+      config: writeConfig,
     },
     async (request, reply) => {
       await requestAdminPasswordReset(app.db, app.config, actorOf(request.caller), request.params.id);

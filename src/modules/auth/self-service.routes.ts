@@ -153,7 +153,7 @@ export function selfServiceRoutes(
         body: AdminPasswordBody,
         response: { 200: SuccessOnly, 422: errorResponse(422) },
       },
-      config: { access: access.admin() },
+      config: { access: access.admin(), audit: { entity: 'admin_user' } },
     },
     async (request, reply) => {
       const caller = request.caller;

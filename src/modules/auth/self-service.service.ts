@@ -4,6 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/errors.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { customers } from '../customers/customer.tables.ts';
 import { writeMail } from '../mail/mail.service.ts';
 import { customerEmailVerification } from '../customers/customer.tables.ts';
@@ -230,5 +231,11 @@ export async function changeAdminPassword(
   await guard(normaliseLogin(admin.username), async () => {
     if (!(await verifyPassword(admin.passwordHash, currentPassword))) throw wrongPassword();
   });
-  await updateAdmin(db, id, { passwordHash: await hashPassword(newPassword) });
+  const passwordHash = await hashPassword(newPassword);
+  await db.transaction(async (tx) => {
+    await updateAdmin(tx, id, { passwordHash });
+    // The fact only: a password or its hash never enters the log.
+    const changes = { password: { before: null, after: 'changed' } };
+    await recordAudit(tx, { actor: sub, action: 'password', entity: 'admin_user', entityId: id, changes });
+  });
 }

@@ -18,7 +18,6 @@ import { productHooks } from './product.service.ts';
 import { currencySql } from '../settings/settings.service.ts';
 import { LOW_STOCK_BELOW } from './stock.ts';
 import { nestedVariantBody, variantResource } from './variant.resource.ts';
-import { audited } from './audited.ts';
 
 export { LOW_STOCK_BELOW };
 
@@ -173,13 +172,7 @@ export const productResource: Resource = defineResource({
   usesSettings: true,
   countCache: true,
   search: productSearch,
-  hooks: audited(productHooks, {
-    entity: 'product',
-    table: products,
-    id: products.id,
-    columns: { price: products.price, stockQty: products.stockQty },
-    money: ['price'],
-  }),
+  hooks: productHooks,
   createExtras: () => ({
     variants: Type.Array(nestedVariantBody(), {
       minItems: 1,

@@ -7,7 +7,6 @@ import { productVariants } from './catalog.tables.ts';
 import { productResource } from './product.resource.ts';
 import { variantHooks } from './variant.service.ts';
 import { LOW_STOCK_BELOW } from './stock.ts';
-import { audited } from './audited.ts';
 
 const v = productVariants;
 
@@ -81,13 +80,7 @@ export const variantResource: Resource = defineResource({
   defaultSort: 'position',
   publicCache: true,
   usesSettings: true,
-  hooks: audited(variantHooks, {
-    entity: 'variant',
-    table: productVariants,
-    id: productVariants.id,
-    columns: { price: productVariants.price, stockQty: productVariants.stockQty },
-    money: ['price'],
-  }),
+  hooks: variantHooks,
 });
 
 /** A variant inside a product's create body: the variant's create fields but its product. */

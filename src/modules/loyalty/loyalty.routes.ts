@@ -21,7 +21,7 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: AdjustmentBody,
         response: { 200: Envelope(AdjustmentJson), 404: errorResponse(404), 422: errorResponse(422) },
       },
-      config: { access: access.admin(Role.Admin, Role.Marketing) },
+      config: { access: access.admin(Role.Admin, Role.Marketing), audit: { entity: 'customer' } },
     },
     async (request) => ok(await adjustPoints(app.db, request.caller, request.body)),
   );

@@ -28,7 +28,8 @@ import { returnLines } from './returns.service.ts';
 export const afterOrderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const deps = { db: app.db, config: app.config };
   const tags = ['order'];
-  const orders = { access: access.admin(Role.Orders) };
+  // Each write's service keeps an admin's change in the audit log (moveOrder, applyPayment, returnLines).
+  const orders = { access: access.admin(Role.Orders), audit: { entity: 'order' } };
   const refusals = { 404: errorResponse(404), 409: errorResponse(409), 422: errorResponse(422) };
   const moved = { 200: Envelope(OrderJson), ...refusals };
   app.addHook('onSend', neverStored);
@@ -79,7 +80,7 @@ export const afterOrderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: CancelBody,
         response: moved,
       },
-      config: { access: access.customerOrAdmin(Role.Orders) },
+      config: { access: access.customerOrAdmin(Role.Orders), audit: { entity: 'order' } },
     },
     async (request) =>
       ok(await cancelOrder(deps, request.params.id, actorOf(request.caller), request.body.reason)),

@@ -81,7 +81,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
           422: errorResponse(422),
         },
       },
-      config: { access: access.admin(Role.Orders) },
+      config: { access: access.admin(Role.Orders), audit: { entity: 'order' } },
     },
     async (request) =>
       ok(

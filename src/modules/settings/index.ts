@@ -30,6 +30,7 @@ export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
   await publishSettingDefaults(app.db, app.config);
   const tags = ['system'];
   const backend = { access: access.admin(Role.Developer, Role.Admin) };
+  const backendWrite = { ...backend, audit: { entity: 'setting' } };
   const privateAnswer = cachingHook('private');
   const revalidate = cachingHook('revalidate');
   const One = Envelope(SettingEntry);
@@ -81,7 +82,7 @@ export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
         body: PutSettingBody,
         response: { 200: One, 404: notFound },
       },
-      config: backend,
+      config: backendWrite,
       onSend: privateAnswer,
     },
     async (request) =>
@@ -105,7 +106,7 @@ export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
         params: SettingKeyParams,
         response: { 200: One, 404: notFound },
       },
-      config: backend,
+      config: backendWrite,
       onSend: privateAnswer,
     },
     async (request) =>

@@ -11,8 +11,10 @@ export async function insertWebhook(db: Db, values: typeof webhook.$inferInsert)
   return row;
 }
 
-export async function findWebhook(db: Db, id: number): Promise<WebhookRow | undefined> {
-  const [row] = await db.select().from(webhook).where(eq(webhook.id, id));
+/** `lock`: held until the transaction ends, so an audited change reads the exact row it replaces. */
+export async function findWebhook(db: Db, id: number, lock = false): Promise<WebhookRow | undefined> {
+  const query = db.select().from(webhook).where(eq(webhook.id, id));
+  const [row] = lock ? await query.for('update') : await query;
   return row;
 }
 

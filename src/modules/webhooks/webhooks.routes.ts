@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { access } from '../../http/access.ts';
+import { access, adminSubOf } from '../../http/access.ts';
 import { Envelope, ListEnvelope, ok, SuccessOnly } from '../../http/envelope.ts';
 import { neverStored } from '../../http/no-store.ts';
 import { errorResponse } from '../../http/openapi.ts';
@@ -29,6 +29,8 @@ import {
 export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['webhooks'];
   const backend = { access: access.admin(Role.Developer, Role.Admin) };
+  // The service keeps each write in the audit log, in its transaction.
+  const write = (entity: string) => ({ ...backend, audit: { entity } });
   const deps = { db: app.db, config: app.config };
   const notFound = errorResponse(404);
   // Secrets and delivery history are nobody's cache's business.
@@ -58,9 +60,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: WebhookCreateBody,
         response: { 201: Envelope(WebhookWithSecretJson), 422: errorResponse(422) },
       },
-      config: backend,
+      config: write('webhook'),
     },
-    async (request, reply) => reply.code(201).send(ok(await createWebhook(deps, request.body))),
+    async (request, reply) =>
+      reply.code(201).send(ok(await createWebhook(deps, adminSubOf(request.caller), request.body))),
   );
 
   app.get(
@@ -87,9 +90,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: WebhookUpdateBody,
         response: { 200: Envelope(WebhookJson), 404: notFound, 422: errorResponse(422) },
       },
-      config: backend,
+      config: write('webhook'),
     },
-    async (request) => ok(await changeWebhook(deps, request.params.id, request.body)),
+    async (request) =>
+      ok(await changeWebhook(deps, adminSubOf(request.caller), request.params.id, request.body)),
   );
 
   app.delete(
@@ -101,10 +105,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: WebhookParams,
         response: { 200: SuccessOnly, 404: notFound },
       },
-      config: backend,
+      config: write('webhook'),
     },
     async (request) => {
-      await removeWebhook(deps, request.params.id);
+      await removeWebhook(deps, adminSubOf(request.caller), request.params.id);
       return { success: true as const };
     },
   );
@@ -118,9 +122,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: WebhookParams,
         response: { 200: Envelope(WebhookWithSecretJson), 404: notFound },
       },
-      config: backend,
+      config: write('webhook'),
     },
-    async (request) => ok(await rotateWebhookSecret(deps, request.params.id)),
+    async (request) => ok(await rotateWebhookSecret(deps, adminSubOf(request.caller), request.params.id)),
   );
 
   app.get(
@@ -148,9 +152,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: DeliveryParams,
         response: { 202: Envelope(DeliveryJson), 404: notFound, 409: errorResponse(409) },
       },
-      config: backend,
+      config: write('webhook_delivery'),
     },
-    async (request, reply) =>
-      reply.code(202).send(ok(await retryDelivery(deps, request.params.id, request.params.deliveryId))),
+    async (request, reply) => {
+      const { id, deliveryId } = request.params;
+      const delivery = await retryDelivery(deps, adminSubOf(request.caller), id, deliveryId);
+      return reply.code(202).send(ok(delivery));
+    },
   );
 };

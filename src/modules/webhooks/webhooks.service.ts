@@ -3,6 +3,7 @@ import { type Config, privateWebhookTargetsAllowed } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { appliedPageSize, paginationOf } from '../../resources/pagination.ts';
+import { changedFields, recordAudit, removedFields } from '../audit/audit.ts';
 import { assertTargetUrl } from './targets.ts';
 import type { WebhookCreate, WebhookUpdate } from './webhooks.schemas.ts';
 import {
@@ -81,20 +82,32 @@ function page(query: { page?: number; limit?: number }) {
   return { perPage, pageNumber, offset: (pageNumber - 1) * perPage };
 }
 
+/** What the audit log keeps of a webhook: never its secret, only the fact it changed. */
+function audited(row: WebhookRow) {
+  return { url: row.url, events: row.events, active: row.active, description: row.description };
+}
+
+const SECRET_CHANGED = { secret: { before: null, after: 'changed' } };
+
 async function existing(db: Db, id: number): Promise<WebhookRow> {
   const row = await findWebhook(db, id);
   if (!row) throw new AppError('NOT_FOUND', `no webhook ${id}`);
   return row;
 }
 
-export async function createWebhook({ db, config }: Deps, body: WebhookCreate) {
+export async function createWebhook({ db, config }: Deps, actor: string, body: WebhookCreate) {
   assertTargetUrl(body.url, targetPolicy(config));
-  const row = await insertWebhook(db, {
-    url: body.url,
-    events: body.events,
-    active: body.active ?? true,
-    description: body.description ?? '',
-    secret: newSecret(),
+  const row = await db.transaction(async (tx) => {
+    const created = await insertWebhook(tx, {
+      url: body.url,
+      events: body.events,
+      active: body.active ?? true,
+      description: body.description ?? '',
+      secret: newSecret(),
+    });
+    const changes = { ...changedFields(null, audited(created)), ...SECRET_CHANGED };
+    await recordAudit(tx, { actor, action: 'create', entity: 'webhook', entityId: created.id, changes });
+    return created;
   });
   return { ...webhookJson(row), secret: row.secret };
 }
@@ -113,21 +126,37 @@ export async function getWebhook({ db }: Deps, id: number) {
   return webhookJson(await existing(db, id));
 }
 
-export async function changeWebhook({ db, config }: Deps, id: number, body: WebhookUpdate) {
+export async function changeWebhook({ db, config }: Deps, actor: string, id: number, body: WebhookUpdate) {
   if (body.url !== undefined) assertTargetUrl(body.url, targetPolicy(config));
-  const row = await updateWebhook(db, id, body);
-  if (!row) throw new AppError('NOT_FOUND', `no webhook ${id}`);
+  const row = await db.transaction(async (tx) => {
+    const before = await findWebhook(tx, id, true);
+    const updated = before && (await updateWebhook(tx, id, body));
+    if (!before || !updated) throw new AppError('NOT_FOUND', `no webhook ${id}`);
+    const changes = changedFields(audited(before), audited(updated));
+    await recordAudit(tx, { actor, action: 'update', entity: 'webhook', entityId: id, changes });
+    return updated;
+  });
   return webhookJson(row);
 }
 
-export async function removeWebhook({ db }: Deps, id: number): Promise<void> {
-  if (!(await deleteWebhook(db, id))) throw new AppError('NOT_FOUND', `no webhook ${id}`);
+export async function removeWebhook({ db }: Deps, actor: string, id: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const before = await findWebhook(tx, id, true);
+    if (!before || !(await deleteWebhook(tx, id))) throw new AppError('NOT_FOUND', `no webhook ${id}`);
+    const changes = removedFields(audited(before));
+    await recordAudit(tx, { actor, action: 'delete', entity: 'webhook', entityId: id, changes });
+  });
 }
 
 /** A new secret at once; deliveries already signed with the old one are not re-signed. */
-export async function rotateWebhookSecret({ db }: Deps, id: number) {
-  const row = await updateWebhook(db, id, { secret: newSecret() });
-  if (!row) throw new AppError('NOT_FOUND', `no webhook ${id}`);
+export async function rotateWebhookSecret({ db }: Deps, actor: string, id: number) {
+  const row = await db.transaction(async (tx) => {
+    const updated = await updateWebhook(tx, id, { secret: newSecret() });
+    if (!updated) throw new AppError('NOT_FOUND', `no webhook ${id}`);
+    const action = 'rotate-secret';
+    await recordAudit(tx, { actor, action, entity: 'webhook', entityId: id, changes: SECRET_CHANGED });
+    return updated;
+  });
   return { ...webhookJson(row), secret: row.secret };
 }
 
@@ -151,8 +180,21 @@ export async function listDeliveries({ db }: Deps, id: number, query: { page?: n
   };
 }
 
-export async function retryDelivery({ db }: Deps, id: number, deliveryId: number) {
-  const row = await makeDeliveryDue(db, id, deliveryId);
+export async function retryDelivery({ db }: Deps, actor: string, id: number, deliveryId: number) {
+  const row = await db.transaction(async (tx) => {
+    const before = await findDelivery(tx, id, deliveryId);
+    const due = before && (await makeDeliveryDue(tx, id, deliveryId));
+    if (!before || !due) return undefined;
+    await recordAudit(tx, {
+      actor,
+      action: 'retry',
+      entity: 'webhook_delivery',
+      entityId: deliveryId,
+      // Kept even when the delivery was already pending: the admin's retry is the act to record.
+      changes: { status: { before: before.status, after: due.status } },
+    });
+    return due;
+  });
   if (row) return deliveryJson(row, await attemptsOf(db, [row.id]));
   if (!(await findDelivery(db, id, deliveryId)))
     throw new AppError('NOT_FOUND', `no delivery ${deliveryId} of webhook ${id}`);

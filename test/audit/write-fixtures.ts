@@ -1,0 +1,223 @@
+import assert from 'node:assert/strict';
+import type { App } from '../../src/app.ts';
+import { webhookDelivery } from '../../src/modules/webhooks/webhooks.tables.ts';
+import { createAdmin, login, uniqueEmail } from '../auth/auth-helpers.ts';
+import {
+  ADDRESS,
+  fillCart,
+  makeCoupon,
+  makeCustomer,
+  makeGift,
+  makeProduct,
+  makeTransport,
+  placeOrder,
+} from '../checkout/fixtures.ts';
+import { bearer } from '../helpers/app.ts';
+import { unique } from '../helpers/catalog-factories.ts';
+
+// One valid write per back-office write operation, keyed by operationId, for
+// test/audit/every-write.test.ts: each fixture makes what its write needs, then says how to call
+// it. A write operation without an entry here fails that test by name, so a new route comes with
+// its fixture.
+
+export interface Shop {
+  app: App;
+  /** A Superuser's access token: the admin every write is made as, unless a fixture says otherwise. */
+  token: string;
+}
+
+export interface Write {
+  params?: Record<string, string | number>;
+  body?: Record<string, unknown>;
+  /** Another admin's token, for a write on the caller's own account. */
+  as?: { token: string; actor: string };
+  /** The id the entry names; by default the path's `{id}`, or the created record's id. */
+  entityId?: string | number;
+}
+
+type Json = Record<string, unknown>;
+
+async function send(s: Shop, method: 'POST' | 'PUT', url: string, payload: Json): Promise<Json> {
+  const res = await s.app.inject({ method, url, headers: bearer(s.token), payload });
+  assert.ok(res.statusCode < 300, `${method} ${url}: ${res.statusCode} ${res.body}`);
+  return (res.json() as { data: Json }).data;
+}
+
+const idOf = async (s: Shop, url: string, payload: Json) => Number((await send(s, 'POST', url, payload)).id);
+
+/** A product with two sizes, and its variants' ids. */
+async function sizedProduct(s: Shop): Promise<number[]> {
+  const sku = unique('SIZED');
+  const product = await send(s, 'POST', '/rest/product/product', {
+    name: sku,
+    sku,
+    price: 20,
+    options: [{ name: 'Size', values: ['S', 'M', 'L'] }],
+    variants: ['S', 'M'].map((size) => ({ sku: `${sku}-${size}`, options: { Size: size } })),
+  });
+  const res = await s.app.inject({
+    method: 'GET',
+    url: `/rest/product/variant?productId=${product.id}`,
+    headers: bearer(s.token),
+  });
+  return [Number(product.id), ...(res.json() as { data: Json[] }).data.map((v) => Number(v.id))];
+}
+
+/** A customer's card order, moved as far as asked by the back office. */
+async function order(s: Shop, upTo: 'pending' | 'confirmed' | 'paid and shipped') {
+  const product = await makeProduct(s.app.db, { price: 1000 });
+  const customer = await makeCustomer(s.app);
+  const me = await fillCart(s.app, { token: customer.token }, [[product, 2]]);
+  const transportId = await makeTransport(s.app.db);
+  const placed = await placeOrder(s.app, me, { transportId, payWay: 'card' });
+  assert.equal(placed.statusCode, 201, placed.body);
+  const data = (placed.json() as { data: { id: number; lines: { id: number }[] } }).data;
+  const path = `/rest/order/order/${data.id}`;
+  if (upTo !== 'pending') await send(s, 'POST', `${path}/transition`, { to: 'confirmed' });
+  if (upTo === 'paid and shipped') {
+    await send(s, 'POST', `${path}/payment`, {});
+    await send(s, 'POST', `${path}/shipment`, { carrier: 'DHL', trackingNumber: 'T1' });
+  }
+  return { id: data.id, lineId: data.lines[0].id };
+}
+
+const webhook = (s: Shop) =>
+  idOf(s, '/rest/system/webhook', { url: 'http://127.0.0.1:9/hook', events: ['order.placed'] });
+
+const address = (customerId: number) => ({ customerId, ...ADDRESS });
+
+export const WRITE_FIXTURES: Record<string, (s: Shop) => Promise<Write>> = {
+  async adminChangePassword(s) {
+    const admin = await createAdmin(s.app, s.token, { roles: [4], password: 'first-password-1' });
+    const { access_token } = await login(s.app, 'admin', admin.username, admin.password);
+    return {
+      body: { currentPassword: admin.password, newPassword: 'second-password-2' },
+      as: { token: access_token, actor: String(admin.id) },
+      entityId: admin.id,
+    };
+  },
+  createAdminUser: async () => ({
+    body: { username: uniqueEmail('audit'), password: 'a-long-password', roles: [4] },
+  }),
+  updateAdminUser: async (s) => ({
+    params: { id: (await createAdmin(s.app, s.token, { roles: [4] })).id },
+    body: { name: 'Renamed' },
+  }),
+  sendAdminUserPasswordReset: async (s) => ({
+    params: { id: (await createAdmin(s.app, s.token, { roles: [4] })).id },
+  }),
+  setSetting: async () => ({
+    params: { key: 'free_shipping_threshold' },
+    body: { value: 123.45 },
+    entityId: 'free_shipping_threshold',
+  }),
+  async resetSetting(s) {
+    await send(s, 'PUT', '/rest/system/setting/gift_packaging_price', { value: 4.5 });
+    return { params: { key: 'gift_packaging_price' }, entityId: 'gift_packaging_price' };
+  },
+  createProduct: async () => ({ body: { name: 'Audited', sku: unique('AUD'), price: 10 } }),
+  updateProduct: async (s) => ({
+    params: { id: await makeProduct(s.app.db) },
+    body: { name: 'Renamed', costPrice: 3.5 },
+  }),
+  deleteProduct: async (s) => ({ params: { id: await makeProduct(s.app.db) } }),
+  async createVariant(s) {
+    const [productId] = await sizedProduct(s);
+    return { body: { productId, sku: unique('VAR'), options: { Size: 'L' } } };
+  },
+  updateVariant: async (s) => ({ params: { id: (await sizedProduct(s))[1] }, body: { price: 25 } }),
+  deleteVariant: async (s) => ({ params: { id: (await sizedProduct(s))[2] } }),
+  createCategory: async () => ({ body: { name: unique('Category') } }),
+  updateCategory: async (s) => ({
+    params: { id: await idOf(s, '/rest/product/category', { name: unique('Category') }) },
+    body: { name: 'Renamed' },
+  }),
+  deleteCategory: async (s) => ({
+    params: { id: await idOf(s, '/rest/product/category', { name: unique('Category') }) },
+  }),
+  createTransport: async () => ({ body: { name: 'Courier', price: 4.9 } }),
+  updateTransport: async (s) => ({ params: { id: await makeTransport(s.app.db) }, body: { price: 6.5 } }),
+  deleteTransport: async (s) => ({ params: { id: await makeTransport(s.app.db) } }),
+  createCoupon: async () => ({ body: { code: unique('AUDIT'), type: 'percent', value: 10 } }),
+  updateCoupon: async (s) => ({ params: { id: (await makeCoupon(s.app.db)).id }, body: { active: false } }),
+  deleteCoupon: async (s) => ({ params: { id: (await makeCoupon(s.app.db)).id } }),
+  createGift: async (s) => ({ body: { productIds: [await makeProduct(s.app.db)] } }),
+  updateGift: async (s) => ({
+    params: { id: await makeGift(s.app.db, { productIds: [await makeProduct(s.app.db)] }) },
+    body: { maxQty: 2 },
+  }),
+  deleteGift: async (s) => ({
+    params: { id: await makeGift(s.app.db, { productIds: [await makeProduct(s.app.db)] }) },
+  }),
+  createReel: async () => ({ body: { title: 'Reel', videoUrl: 'https://cdn.example.com/reel.mp4' } }),
+  updateReel: async (s) => ({
+    params: {
+      id: await idOf(s, '/rest/cms/reel', { title: 'R', videoUrl: 'https://cdn.example.com/r.mp4' }),
+    },
+    body: { title: 'Renamed' },
+  }),
+  deleteReel: async (s) => ({
+    params: {
+      id: await idOf(s, '/rest/cms/reel', { title: 'R', videoUrl: 'https://cdn.example.com/r.mp4' }),
+    },
+  }),
+  createSliderGroup: async () => ({ body: { name: 'Group', code: unique('group').toLowerCase() } }),
+  updateSliderGroup: async (s) => ({
+    params: { id: await idOf(s, '/rest/cms/slider-group', { name: 'G', code: unique('g').toLowerCase() }) },
+    body: { name: 'Renamed' },
+  }),
+  deleteSliderGroup: async (s) => ({
+    params: { id: await idOf(s, '/rest/cms/slider-group', { name: 'G', code: unique('g').toLowerCase() }) },
+  }),
+  createSlider: async (s) => ({ body: await slide(s) }),
+  updateSlider: async (s) => ({
+    params: { id: await idOf(s, '/rest/cms/slider', await slide(s)) },
+    body: { title: 'Renamed' },
+  }),
+  deleteSlider: async (s) => ({ params: { id: await idOf(s, '/rest/cms/slider', await slide(s)) } }),
+  updateCustomer: async (s) => ({ params: { id: (await makeCustomer(s.app)).id }, body: { active: false } }),
+  deleteCustomer: async (s) => ({ params: { id: (await makeCustomer(s.app)).id } }),
+  createAddress: async (s) => ({ body: address((await makeCustomer(s.app)).id) }),
+  updateAddress: async (s) => ({
+    params: { id: await idOf(s, '/rest/customer/address', address((await makeCustomer(s.app)).id)) },
+    body: { city: 'Hamburg' },
+  }),
+  deleteAddress: async (s) => ({
+    params: { id: await idOf(s, '/rest/customer/address', address((await makeCustomer(s.app)).id)) },
+  }),
+  transitionOrder: async (s) => ({
+    params: { id: (await order(s, 'pending')).id },
+    body: { to: 'confirmed' },
+  }),
+  shipOrder: async (s) => ({
+    params: { id: (await order(s, 'confirmed')).id },
+    body: { carrier: 'DHL', trackingNumber: 'T2' },
+  }),
+  markOrderPaid: async (s) => ({ params: { id: (await order(s, 'pending')).id }, body: { reference: 'r' } }),
+  cancelOrder: async (s) => ({ params: { id: (await order(s, 'pending')).id }, body: { reason: 'asked' } }),
+  async returnOrderLines(s) {
+    const { id, lineId } = await order(s, 'paid and shipped');
+    return { params: { id }, body: { lines: [{ orderLineId: lineId, qty: 1 }], restock: true } };
+  },
+  async adjustLoyaltyPoints(s) {
+    const { id } = await makeCustomer(s.app);
+    return { body: { customerId: id, delta: 5, reason: 'goodwill' }, entityId: id };
+  },
+  createWebhook: async () => ({ body: { url: 'http://127.0.0.1:9/new', events: ['*'] } }),
+  updateWebhook: async (s) => ({ params: { id: await webhook(s) }, body: { description: 'orders' } }),
+  deleteWebhook: async (s) => ({ params: { id: await webhook(s) } }),
+  rotateWebhookSecret: async (s) => ({ params: { id: await webhook(s) } }),
+  async retryWebhookDelivery(s) {
+    const webhookId = await webhook(s);
+    const [delivery] = await s.app.db
+      .insert(webhookDelivery)
+      .values({ webhookId, eventId: webhookId, eventType: 'order.placed', status: 'dead', attempts: 10 })
+      .returning({ id: webhookDelivery.id });
+    return { params: { id: webhookId, deliveryId: delivery.id }, entityId: delivery.id };
+  },
+};
+
+async function slide(s: Shop): Promise<Json> {
+  const groupId = await idOf(s, '/rest/cms/slider-group', { name: 'G', code: unique('g').toLowerCase() });
+  return { groupId, title: 'Slide', imageUrl: 'https://cdn.example.com/slide.jpg' };
+}

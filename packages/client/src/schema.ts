@@ -13837,9 +13837,9 @@ export interface operations {
             content: {
                 "application/json": {
                     title: string;
-                    /** Format: uri */
+                    /** @description An http(s) URL or a path starting with one / */
                     videoUrl: string;
-                    /** Format: uri */
+                    /** @description An http(s) URL or a path starting with one / */
                     posterUrl?: string | null;
                     productIds?: number[];
                     position?: number;
@@ -14392,9 +14392,9 @@ export interface operations {
             content: {
                 "application/json": {
                     title?: string;
-                    /** Format: uri */
+                    /** @description An http(s) URL or a path starting with one / */
                     videoUrl?: string;
-                    /** Format: uri */
+                    /** @description An http(s) URL or a path starting with one / */
                     posterUrl?: string | null;
                     productIds?: number[];
                     position?: number;
@@ -15503,8 +15503,9 @@ export interface operations {
                     groupId: number;
                     title: string;
                     subtitle?: string | null;
-                    /** Format: uri */
+                    /** @description An http(s) URL or a path starting with one / */
                     imageUrl: string;
+                    /** @description An http(s) URL or a path starting with one / */
                     linkUrl?: string | null;
                     position?: number;
                     active?: boolean;
@@ -16060,8 +16061,9 @@ export interface operations {
                     groupId?: number;
                     title?: string;
                     subtitle?: string | null;
-                    /** Format: uri */
+                    /** @description An http(s) URL or a path starting with one / */
                     imageUrl?: string;
+                    /** @description An http(s) URL or a path starting with one / */
                     linkUrl?: string | null;
                     position?: number;
                     active?: boolean;
@@ -20229,7 +20231,7 @@ export interface operations {
                 "application/json": {
                     carrier: string;
                     trackingNumber: string;
-                    /** Format: uri */
+                    /** @description An http(s) URL */
                     trackingUrl?: string;
                 };
             };

@@ -22405,11 +22405,14 @@ export interface operations {
                             id: number;
                             template: string;
                             locale: string;
-                            to: string;
-                            subject: string;
+                            /** @description null unless the caller holds Admin (3): it names a customer */
+                            to: string | null;
+                            /** @description null unless the caller holds Admin (3): it names a customer (an order's number) */
+                            subject: string | null;
                             /** @description logged: no SMTP_URL, kept here (and printed in development) instead of sent */
                             status: "pending" | "sending" | "sent" | "logged" | "dead";
                             attempts: number;
+                            /** @description The last failure; e-mail addresses in it read [address] unless the caller holds Admin (3) */
                             error: string | null;
                             nextAttemptAt: string | null;
                             /** Format: date-time */

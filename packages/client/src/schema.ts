@@ -22094,6 +22094,7 @@ export interface operations {
                             /** @description HTTP status of the latest attempt */
                             responseCode: number | null;
                             durationMs: number | null;
+                            /** @description Why the attempt failed without an answer, in generic words (connection failed, timed out, target refused: private address, https required, webhook inactive); null otherwise */
                             error: string | null;
                             nextAttemptAt: string | null;
                             /** Format: date-time */
@@ -22108,6 +22109,7 @@ export interface operations {
                                 /** @description HTTP status, null without an answer */
                                 responseCode: number | null;
                                 durationMs: number;
+                                /** @description Why the attempt failed without an answer, in generic words (connection failed, timed out, target refused: private address, https required, webhook inactive); null otherwise */
                                 error: string | null;
                                 /** Format: date-time */
                                 endedAt: string;
@@ -22248,6 +22250,7 @@ export interface operations {
                             /** @description HTTP status of the latest attempt */
                             responseCode: number | null;
                             durationMs: number | null;
+                            /** @description Why the attempt failed without an answer, in generic words (connection failed, timed out, target refused: private address, https required, webhook inactive); null otherwise */
                             error: string | null;
                             nextAttemptAt: string | null;
                             /** Format: date-time */
@@ -22262,6 +22265,7 @@ export interface operations {
                                 /** @description HTTP status, null without an answer */
                                 responseCode: number | null;
                                 durationMs: number;
+                                /** @description Why the attempt failed without an answer, in generic words (connection failed, timed out, target refused: private address, https required, webhook inactive); null otherwise */
                                 error: string | null;
                                 /** Format: date-time */
                                 endedAt: string;

@@ -2,13 +2,14 @@ import { Type } from '@sinclair/typebox';
 
 // What a browser may never read as another scheme or another site: whitespace and control
 // characters (browsers drop them, so "java\tscript:" runs as "javascript:") and backslashes
-// (browsers read "/\host" as "//host").
-const URL_CHAR = '[^\\s\\x00-\\x1f\\x7f\\\\]';
-const HOST_CHAR = '[^\\s\\x00-\\x1f\\x7f\\\\/?#@]';
+// (browsers read "/\host" as "//host"); nor quotes and angle brackets, which no URL holds
+// unencoded and which would end an HTML attribute.
+const URL_CHAR = '[^\\s\\x00-\\x1f\\x7f\\\\"<>`]';
+const HOST_CHAR = '[^\\s\\x00-\\x1f\\x7f\\\\"<>`/?#@]';
 /** http(s) with a host and no user:password@ part (it would carry credentials or e-mails). */
 const ABSOLUTE = `https?://${HOST_CHAR}+([/?#]${URL_CHAR}*)?`;
 /** A path of the shop's own site: one slash, never two ("//host" is another site). */
-const PATH = `/([^\\s\\x00-\\x1f\\x7f\\\\/]${URL_CHAR}*)?`;
+const PATH = `/([^\\s\\x00-\\x1f\\x7f\\\\"<>\`/]${URL_CHAR}*)?`;
 /** Every link and media address: an http(s) URL or a path starting with one `/` (docs/security.md, "Input"). */
 const WEB_URL = `^(${ABSOLUTE}|${PATH})$`;
 const ABSOLUTE_WEB_URL = `^${ABSOLUTE}$`;

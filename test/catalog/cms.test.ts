@@ -127,6 +127,8 @@ describe('CMS reels and sliders, shipping methods', () => {
       'https:\\\\evil.example',
       'https://user:pw@evil.example/',
       '/path with space',
+      'https://shop.example/"onmouseover="alert(1)',
+      '/<script>',
     ];
     for (const linkUrl of refused) {
       const res = await post('/rest/cms/slider', { ...slide, linkUrl });

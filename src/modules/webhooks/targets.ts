@@ -143,8 +143,8 @@ export const REFUSED = 'target refused: private address';
  */
 export function failureReason(err: Error): string {
   if (err instanceof RefusedTarget) return REFUSED;
-  const code = (err as NodeJS.ErrnoException).code;
-  if (err.message === 'timed out' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT') return 'timed out';
+  const code = 'code' in err ? err.code : undefined;
+  if (err.message === 'timed out' || code === 'ETIMEDOUT') return 'timed out';
   return 'connection failed';
 }
 

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { causeChain } from '../db/errors.ts';
+import { webUrlMessage } from './web-url.ts';
 
 /** Every error code a client can receive, with the status it travels with. */
 export const ERROR_STATUS = {
@@ -105,7 +106,10 @@ function validationDetails(error: FastifyError): ErrorDetail[] {
     const missing = issue.params?.missingProperty ?? issue.params?.additionalProperty;
     if (typeof missing === 'string') field = field ? `${field}.${missing}` : missing;
     // Ajv says "must NOT have additional properties" of the object; the detail is about the field.
-    const message = issue.keyword === 'additionalProperties' ? 'is not a known field' : issue.message;
+    const message =
+      issue.keyword === 'additionalProperties'
+        ? 'is not a known field'
+        : ((issue.keyword === 'pattern' && webUrlMessage(issue.params?.pattern)) || issue.message);
     return { field: field || context, message: message ?? 'is invalid' };
   });
 }

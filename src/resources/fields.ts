@@ -2,14 +2,13 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { fromCents, toCents } from '../lib/money.ts';
+import { WebUrl } from '../http/web-url.ts';
 import type { BooleanSetting, Codec, FieldDef, FilterMode, ReadContext, Scope } from './types.ts';
 
 /** A value that does not fit its field (in a filter or a write): becomes a 400 naming the field. */
 export class FieldError extends Error {}
 
 export const INT32_MAX = 2_147_483_647;
-/** A web address for media and links: http(s), and no user:password@ part (it would carry credentials or e-mails). */
-export const WEB_URL = '^https?://[^\\s/?#@]+([/?#]\\S*)?$';
 const MONEY_MAX = 10_000_000;
 
 export interface FieldOptions {
@@ -191,6 +190,22 @@ export const field = {
     const json = (c: PgColumn) => sql`to_char(${c} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
     return build(
       { output: schema, input: schema, fromDb: isoDate, json, toDb, parse, rangeable: true },
+      column,
+      o,
+    );
+  },
+
+  /** A link or media address (WebUrl). */
+  url(column: PgColumn, o: FieldOptions = {}): FieldDef {
+    const input = WebUrl({ maxLength: o.maxLength });
+    return build({ output: Type.String(), input, parse: (text) => text, rangeable: false }, column, o);
+  },
+
+  /** A list of media addresses (WebUrl each). */
+  urls(column: PgColumn, o: FieldOptions = {}): FieldDef {
+    const input = Type.Array(WebUrl({ maxLength: o.maxLength }), { maxItems: o.maxItems ?? 50 });
+    return build(
+      { output: Type.Array(Type.String()), input, parse: (text) => text, rangeable: false, ...arrayAsJson },
       column,
       o,
     );

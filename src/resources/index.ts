@@ -1,7 +1,7 @@
 // The resource framework: one definition per entity drives its routes, queries and schemas.
 export { type CachePolicy, cachingHook } from './caching.ts';
 export { defineResource } from './define.ts';
-export { FieldError, field, type FieldOptions, INT32_MAX, WEB_URL } from './fields.ts';
+export { FieldError, field, type FieldOptions, INT32_MAX } from './fields.ts';
 export { type FilterOptions, filterable, filterParam, parseBoolean, parseOneOf } from './filters.ts';
 export {
   appliedPageSize,

@@ -108,6 +108,65 @@ describe('CMS reels and sliders, shipping methods', () => {
     assert.equal(orphan.statusCode, 422);
   });
 
+  test('when a slider link or any media address is not an http(s) URL or a one-slash path, then 400 naming the field', async () => {
+    const group = await create(t.app, '/rest/cms/slider-group', { name: 'Links', code: 'links' }, media);
+    const slide = { groupId: group.id, title: 'Link', imageUrl: 'https://cdn.example.com/l.jpg' };
+    const post = (path: string, payload: Json, headers = media) =>
+      t.app.inject({ method: 'POST', url: path, headers, payload });
+    const refused = [
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      ' javascript:alert(1)',
+      '\tjavascript:alert(1)',
+      'java\tscript:alert(1)',
+      'java\nscript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox(1)',
+      '//evil.example',
+      '/\\evil.example',
+      'https:\\\\evil.example',
+      'https://user:pw@evil.example/',
+      '/path with space',
+      'https://shop.example/"onmouseover="alert(1)',
+      '/<script>',
+    ];
+    for (const linkUrl of refused) {
+      const res = await post('/rest/cms/slider', { ...slide, linkUrl });
+      assert.equal(res.statusCode, 400, JSON.stringify(linkUrl));
+      assert.equal(res.json().error.code, 'VALIDATION_FAILED');
+      assert.deepEqual(res.json().error.details, [
+        { field: 'linkUrl', message: 'must be an http(s) URL or a path starting with one /' },
+      ]);
+    }
+    const patched = await create(t.app, '/rest/cms/slider', slide, media);
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: `/rest/cms/slider/${patched.id}`,
+      headers: media,
+      payload: { linkUrl: 'javascript:alert(1)' },
+    });
+    assert.deepEqual([patch.statusCode, patch.json().error.details[0].field], [400, 'linkUrl']);
+    const products = await adminHeaders(t.app, [5]);
+    for (const [path, payload, field, headers] of [
+      ['/rest/cms/slider', { ...slide, imageUrl: 'data:image/svg+xml,<svg onload=alert(1)>' }, 'imageUrl', media],
+      ['/rest/cms/reel', { title: 'x', videoUrl: '//evil.example/v.mp4' }, 'videoUrl', media],
+      ['/rest/cms/reel', { title: 'x', videoUrl: '/v.mp4', posterUrl: 'javascript:x' }, 'posterUrl', media],
+      ['/rest/product/product', { name: 'x', sku: 'URL-1', price: 1, images: ['/ok.jpg', 'javascript:x'] }, 'images.1', products],
+    ] as const) {
+      const res = await post(path, payload, headers);
+      assert.equal(res.statusCode, 400, `${path} ${res.body}`);
+      assert.equal(res.json().error.details[0].field, field);
+    }
+    for (const linkUrl of ['https://shop.example/category/1?x=1#top', 'http://shop.example', '/category/1', '/']) {
+      await create(t.app, '/rest/cms/slider', { ...slide, linkUrl }, media);
+    }
+    const shown = (await get(`/rest/cms/slider?groupId=${group.id}&limit=100`)).json().data as Json[];
+    assert.deepEqual(
+      shown.map((s) => s.linkUrl),
+      [null, 'https://shop.example/category/1?x=1#top', 'http://shop.example', '/category/1', '/'],
+    );
+  });
+
   test('when transports are read by a guest, then active ones with decimal money', async () => {
     const admin = await adminHeaders(t.app, [3]);
     await create(

@@ -132,6 +132,78 @@ describe('settings registry, features and storefront config (docs/resources.md, 
     assert.equal(noValue.statusCode, 400);
   });
 
+  test('when a setting value is nested thousands deep or larger than 64 KiB, then 400 naming the setting, never 500', async () => {
+    const raw = (key: string, json: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/rest/system/setting/${key}`,
+        headers: { ...developer, 'content-type': 'application/json' },
+        payload: `{"value":${json}}`,
+      });
+    const cases: [string, string, string][] = [
+      ['price_tracking_badge_label', `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`, 'nested more than 8'],
+      ['products_list_options', `${'['.repeat(5000)}${']'.repeat(5000)}`, 'nested more than 8'],
+      ['price_tracking_badge_label', `${'{"en":'.repeat(9)}"x"${'}'.repeat(9)}`, 'nested more than 8'],
+      ['products_list_options', `[${Array(22_000).fill(24).join(',')}]`, 'larger than 64 KiB'],
+    ];
+    const label = async () => (await get('/rest/v1/storefront-config')).json().data.priceTracking.badgeLabel;
+    const before = await label();
+    for (const [key, json, problem] of cases) {
+      const res = await raw(key, json);
+      assert.equal(res.statusCode, 400, `${key}: ${res.body.slice(0, 200)}`);
+      assert.equal(res.json().error.code, 'VALIDATION_FAILED');
+      assert.match(res.json().error.message, new RegExp(`^value of ${key} is ${problem}`));
+    }
+    assert.deepEqual(await label(), before, 'nothing stored');
+  });
+
+  test('when a label map names a key that is not a locale code, then 400; locale codes are kept', async () => {
+    for (const value of [
+      { foo: 'x' },
+      { en: 'x', EN: 'y' },
+      { en_US: 'x' },
+      { '': 'x' },
+      { en: 'x', a: { a: 1 } },
+    ]) {
+      const res = await put('price_tracking_discount_label', value);
+      assert.equal(res.statusCode, 400, JSON.stringify(value));
+      assert.match(res.json().error.message, /^value of price_tracking_discount_label /);
+    }
+    const kept = await put('price_tracking_discount_label', {
+      en: 'Lowest',
+      el: 'Χαμηλότερη',
+      'en-GB': 'Lowest',
+    });
+    assert.equal(kept.statusCode, 200, kept.body);
+    assert.deepEqual((await get('/rest/v1/storefront-config')).json().data.priceTracking.discountLabel, {
+      en: 'Lowest',
+      el: 'Χαμηλότερη',
+      'en-GB': 'Lowest',
+    });
+    await t.app.inject({
+      method: 'DELETE',
+      url: '/rest/system/setting/price_tracking_discount_label',
+      headers: developer,
+    });
+  });
+
+  test('when an app store URL is PUT, then an https URL is kept and shown; a path or another scheme is 400', async () => {
+    for (const key of ['app_android_store_url', 'app_ios_store_url']) {
+      const url = `https://apps.example.com/${key}?id=1`;
+      const res = await put(key, url);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().data.value, url);
+      for (const bad of ['/store', 'javascript:alert(1)', '//apps.example.com/x', 'itms-apps://x']) {
+        const refused = await put(key, bad);
+        assert.equal(refused.statusCode, 400, `${key}=${bad}`);
+        assert.equal(refused.json().error.message, `value of ${key} must be an http(s) URL`);
+      }
+    }
+    const config = (await get('/rest/v1/storefront-config')).json().data.appUpdate;
+    assert.equal(config.ios.storeUrl, 'https://apps.example.com/app_ios_store_url?id=1');
+    assert.equal(config.android.storeUrl, 'https://apps.example.com/app_android_store_url?id=1');
+  });
+
   test('when the registry is listed, then every key with its effective value; only Developer or Admin', async () => {
     const res = await get('/rest/system/setting', developer);
     assert.equal(res.statusCode, 200);

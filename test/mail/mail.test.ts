@@ -4,6 +4,7 @@ import { body, type TestApp, startTestApp } from '../helpers/app.ts';
 import { adminHeaders, setStoredSetting, unique } from '../helpers/catalog-factories.ts';
 import { readMail, startSmtpReceiver } from '../helpers/smtp-receiver.ts';
 import { registerCustomer } from '../auth/auth-helpers.ts';
+import { mailMessage } from '../../src/modules/mail/mail.tables.ts';
 import {
   adminToken,
   call,
@@ -24,8 +25,8 @@ const jobs = {
 
 interface MailRow {
   template: string;
-  to: string;
-  subject: string;
+  to: string | null;
+  subject: string | null;
   status: string;
   locale: string;
 }
@@ -176,5 +177,47 @@ describe('e-mail without SMTP_URL', () => {
     }
     assert.equal(row?.status, 'logged');
     assert.equal(row?.template, 'welcome');
+  });
+
+  test('when a Developer lists the outbox, then no recipient or subject and no address in errors; Admin and Superuser read them', async () => {
+    const { email } = await registerCustomer(t.app);
+    const refused = `550 5.1.1 <${email}>: Recipient address rejected`;
+    const [dead] = await t.app.db
+      .insert(mailMessage)
+      .values({
+        template: 'order_confirmation',
+        locale: 'en',
+        toAddress: email,
+        subject: 'Order SO-1 confirmed',
+        textBody: 'Ann Example, 1 Main Street',
+        htmlBody: '<p>Ann Example</p>',
+        status: 'dead',
+        attempts: 10,
+        jobQueued: true,
+        lastError: refused,
+      })
+      .returning({ id: mailMessage.id });
+    const list = async (roles: number[]) => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/rest/system/mail?limit=100',
+        headers: await adminHeaders(t.app, roles),
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      return body<{ data: (MailRow & { id: number; error: string | null })[] }>(res).data;
+    };
+    const developer = await list([2]);
+    assert.ok(developer.length >= 2);
+    assert.ok(developer.every((m) => m.to === null && m.subject === null && !('body' in m)));
+    assert.ok(!JSON.stringify(developer).includes(email), 'the address appears nowhere');
+    const row = developer.find((m) => m.id === dead.id);
+    assert.deepEqual(
+      [row?.template, row?.status, row?.error],
+      ['order_confirmation', 'dead', '550 5.1.1 <[address]>: Recipient address rejected'],
+    );
+    for (const roles of [[3], [1], [2, 3]]) {
+      const full = (await list(roles)).find((m) => m.id === dead.id);
+      assert.deepEqual([full?.to, full?.subject, full?.error], [email, 'Order SO-1 confirmed', refused]);
+    }
   });
 });

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { BlockList } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { describe, test } from 'node:test';
 import { jobIdOf, retryDelayMs } from '../../src/modules/jobs/queue.ts';
 import { deliveryJobs } from '../../src/modules/webhooks/delivery.ts';
@@ -78,6 +80,25 @@ describe('webhook targets', () => {
     }
     for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '172.32.0.1']) {
       assert.equal(isPrivateAddress(a), false, a);
+    }
+  });
+
+  test("when an address is one of the host's own interfaces, then it is refused like a private one", () => {
+    const own = new BlockList();
+    own.addAddress('8.8.4.4', 'ipv4');
+    own.addAddress('2001:4860:4860::8844', 'ipv6');
+    for (const a of [
+      '8.8.4.4',
+      '::ffff:8.8.4.4',
+      '64:ff9b::808:404',
+      '2002:808:404::1',
+      '2001:4860:4860::8844',
+    ]) {
+      assert.equal(isPrivateAddress(a, own), true, a);
+    }
+    assert.equal(isPrivateAddress('8.8.8.8', own), false);
+    for (const entries of Object.values(networkInterfaces())) {
+      for (const entry of entries ?? []) assert.equal(isPrivateAddress(entry.address), true, entry.address);
     }
   });
 

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { body, type TestApp, startTestApp } from '../helpers/app.ts';
@@ -19,7 +21,13 @@ interface Delivery {
   responseCode: number | null;
   nextAttemptAt: string | null;
   error: string | null;
-  history: { attempt: number; succeeded: boolean; responseCode: number | null; durationMs: number; endedAt: string }[];
+  history: {
+    attempt: number;
+    succeeded: boolean;
+    responseCode: number | null;
+    durationMs: number;
+    endedAt: string;
+  }[];
 }
 interface Event {
   type: string;
@@ -43,6 +51,8 @@ describe('webhooks: signed deliveries through the job queue', () => {
           relayIntervalMs: 50,
           pollIntervalSeconds: 0.5,
         },
+        // A target that never answers fails within the test.
+        webhooks: { timeoutMs: 1500 },
       },
     });
     developer = await adminHeaders(t.app, [2]);
@@ -175,6 +185,37 @@ describe('webhooks: signed deliveries through the job queue', () => {
     }
   });
 
+  test('when a target refuses the connection or never answers, then its deliveries say so generically, never the network error', async () => {
+    const closed = await startWebhookReceiver();
+    const refusing = closed.url;
+    await closed.close();
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hook`;
+    try {
+      const cases = [
+        [await subscribe(refusing, ['customer.registered']), 'connection failed'],
+        [await subscribe(silentUrl, ['customer.registered']), 'timed out'],
+      ] as const;
+      await registerCustomer(t.app);
+      for (const [hook, reason] of cases) {
+        let listed: Delivery[] = [];
+        for (let i = 0; i < 150 && !listed[0]?.history.length; i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          listed = await deliveriesOf(hook.id);
+        }
+        assert.equal(listed[0]?.error, reason, JSON.stringify(listed[0]));
+        const text = JSON.stringify(listed);
+        for (const leak of ['ECONNREFUSED', '127.0.0.1', 'socket', 'connect ']) {
+          assert.ok(!text.includes(leak), `${reason}: ${leak} in ${text}`);
+        }
+      }
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
   test('when a webhook is read, then its secret is not answered; rotation answers a new one', async () => {
     const hook = await subscribe('https://example.com/hook', ['order.placed']);
     const read = await t.app.inject({
@@ -264,10 +305,46 @@ describe('webhooks: targets on private addresses', () => {
         listed = body<{ data: Delivery[] }>(res).data;
       }
       assert.equal(listed[0]?.status, 'dead');
-      assert.equal(listed[0].error, 'private address refused');
+      assert.equal(listed[0].error, 'target refused: private address');
       assert.equal(receiver.received.length, 0);
     } finally {
       await receiver.close();
+    }
+  });
+
+  test('when the target is in any special-purpose range, or an IPv6 address carrying a private IPv4, then 422', async () => {
+    const headers = await adminHeaders(t.app, [3]);
+    const refused = [
+      ...['0.1.2.3', '100.64.0.1', '192.0.0.8', '192.0.2.10', '192.88.99.1', '198.18.0.1', '198.19.255.1'],
+      ...['198.51.100.7', '203.0.113.9', '224.0.0.1', '239.255.255.250', '240.0.0.1', '255.255.255.255'],
+      ...['172.31.255.255', '[::]', '[fd12::1]', '[fe80::1]', '[ff02::1]', '[100::1]', '[2001::1]'],
+      ...['[2001:db8::1]', '[2001:1ff::1]', '[64:ff9b:1::1]', '[::127.0.0.1]', '[::ffff:7f00:1]'],
+      ...['[::ffff:192.168.0.1]', '[64:ff9b::10.0.0.1]', '[64:ff9b::7f00:1]', '[2002:c0a8:101::1]'],
+      ...['[2002:7f00:1::]', 'foo.localhost'],
+    ];
+    for (const host of refused) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/rest/system/webhook',
+        headers,
+        payload: { url: `http://${host}/hook`, events: ['*'] },
+      });
+      assert.equal(res.statusCode, 422, `${host}: ${res.body}`);
+      assert.deepEqual(res.json().error.details, [{ field: 'url', message: 'private address' }]);
+    }
+    for (const host of [
+      '93.184.216.34',
+      '[64:ff9b::5db8:d822]',
+      '[2002:5db8:d822::1]',
+      '[2606:4700::1111]',
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/rest/system/webhook',
+        headers,
+        payload: { url: `http://${host}/hook`, events: ['*'], active: false },
+      });
+      assert.equal(res.statusCode, 201, `${host}: ${res.body}`);
     }
   });
 

@@ -190,8 +190,9 @@ export function MailList() {
     <List exporter={false}>
       <Datagrid bulkActionButtons={false} rowClick={false}>
         <DateField source="createdAt" label="Written" showTime sortable={false} />
-        <TextField source="to" sortable={false} />
-        <TextField source="subject" sortable={false} />
+        {/* Empty for a Developer: recipients and subjects are for Admin (docs/security.md). */}
+        <TextField source="to" emptyText="—" sortable={false} />
+        <TextField source="subject" emptyText="—" sortable={false} />
         <TextField source="template" sortable={false} />
         <TextField source="status" sortable={false} />
         <NumberField source="attempts" sortable={false} />

@@ -14141,9 +14141,9 @@ export interface operations {
             content: {
                 "application/json": {
                     title: string;
-                    /** Format: uri */
+                    /** @description An http(s) URL or a path starting with one / */
                     videoUrl: string;
-                    /** Format: uri */
+                    /** @description An http(s) URL or a path starting with one / */
                     posterUrl?: string | null;
                     productIds?: number[];
                     position?: number;
@@ -14696,9 +14696,9 @@ export interface operations {
             content: {
                 "application/json": {
                     title?: string;
-                    /** Format: uri */
+                    /** @description An http(s) URL or a path starting with one / */
                     videoUrl?: string;
-                    /** Format: uri */
+                    /** @description An http(s) URL or a path starting with one / */
                     posterUrl?: string | null;
                     productIds?: number[];
                     position?: number;
@@ -15807,8 +15807,9 @@ export interface operations {
                     groupId: number;
                     title: string;
                     subtitle?: string | null;
-                    /** Format: uri */
+                    /** @description An http(s) URL or a path starting with one / */
                     imageUrl: string;
+                    /** @description An http(s) URL or a path starting with one / */
                     linkUrl?: string | null;
                     position?: number;
                     active?: boolean;
@@ -16364,8 +16365,9 @@ export interface operations {
                     groupId?: number;
                     title?: string;
                     subtitle?: string | null;
-                    /** Format: uri */
+                    /** @description An http(s) URL or a path starting with one / */
                     imageUrl?: string;
+                    /** @description An http(s) URL or a path starting with one / */
                     linkUrl?: string | null;
                     position?: number;
                     active?: boolean;
@@ -20533,7 +20535,7 @@ export interface operations {
                 "application/json": {
                     carrier: string;
                     trackingNumber: string;
-                    /** Format: uri */
+                    /** @description An http(s) URL */
                     trackingUrl?: string;
                 };
             };
@@ -22396,6 +22398,7 @@ export interface operations {
                             /** @description HTTP status of the latest attempt */
                             responseCode: number | null;
                             durationMs: number | null;
+                            /** @description Why the attempt failed without an answer, in generic words (connection failed, timed out, target refused: private address, https required, webhook inactive); null otherwise */
                             error: string | null;
                             nextAttemptAt: string | null;
                             /** Format: date-time */
@@ -22410,6 +22413,7 @@ export interface operations {
                                 /** @description HTTP status, null without an answer */
                                 responseCode: number | null;
                                 durationMs: number;
+                                /** @description Why the attempt failed without an answer, in generic words (connection failed, timed out, target refused: private address, https required, webhook inactive); null otherwise */
                                 error: string | null;
                                 /** Format: date-time */
                                 endedAt: string;
@@ -22550,6 +22554,7 @@ export interface operations {
                             /** @description HTTP status of the latest attempt */
                             responseCode: number | null;
                             durationMs: number | null;
+                            /** @description Why the attempt failed without an answer, in generic words (connection failed, timed out, target refused: private address, https required, webhook inactive); null otherwise */
                             error: string | null;
                             nextAttemptAt: string | null;
                             /** Format: date-time */
@@ -22564,6 +22569,7 @@ export interface operations {
                                 /** @description HTTP status, null without an answer */
                                 responseCode: number | null;
                                 durationMs: number;
+                                /** @description Why the attempt failed without an answer, in generic words (connection failed, timed out, target refused: private address, https required, webhook inactive); null otherwise */
                                 error: string | null;
                                 /** Format: date-time */
                                 endedAt: string;
@@ -22707,11 +22713,14 @@ export interface operations {
                             id: number;
                             template: string;
                             locale: string;
-                            to: string;
-                            subject: string;
+                            /** @description null unless the caller holds Admin (3): it names a customer */
+                            to: string | null;
+                            /** @description null unless the caller holds Admin (3): it names a customer (an order's number) */
+                            subject: string | null;
                             /** @description logged: no SMTP_URL, kept here (and printed in development) instead of sent */
                             status: "pending" | "sending" | "sent" | "logged" | "dead";
                             attempts: number;
+                            /** @description The last failure; e-mail addresses in it read [address] unless the caller holds Admin (3) */
                             error: string | null;
                             nextAttemptAt: string | null;
                             /** Format: date-time */

@@ -7,7 +7,6 @@ import {
   filterable,
   parseOneOf,
   type Resource,
-  WEB_URL,
 } from '../../resources/index.ts';
 import { Role } from '../../http/roles.ts';
 import { products } from './catalog.tables.ts';
@@ -112,12 +111,7 @@ export const productResource: Resource = defineResource({
     }),
     onSale: onSaleParam,
     option: optionParam,
-    images: field.textArray(products.images, {
-      create: 'optional',
-      format: 'uri',
-      pattern: WEB_URL,
-      maxItems: 20,
-    }),
+    images: field.urls(products.images, { create: 'optional', maxItems: 20 }),
     categoryId: filterable(
       field.int(products.categoryId, {
         create: 'optional',

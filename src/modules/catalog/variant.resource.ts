@@ -1,6 +1,6 @@
 import { type TObject, Type } from '@sinclair/typebox';
 import { and, eq, sql } from 'drizzle-orm';
-import { defineResource, field, type Resource, WEB_URL } from '../../resources/index.ts';
+import { defineResource, field, type Resource } from '../../resources/index.ts';
 import { Role } from '../../http/roles.ts';
 import { createBody } from '../../resources/schemas.ts';
 import { productVariants } from './catalog.tables.ts';
@@ -59,7 +59,7 @@ export const variantResource: Resource = defineResource({
       max: 100_000,
       description: "null means the product's weight",
     }),
-    images: field.textArray(v.images, { create: 'optional', format: 'uri', pattern: WEB_URL, maxItems: 20 }),
+    images: field.urls(v.images, { create: 'optional', maxItems: 20 }),
     position: field.int(v.position, { create: 'optional', sort: true, max: 1_000_000 }),
     active: field.bool(v.active, { create: 'optional', filter: 'eq' }),
     createdAt: field.timestamp(v.createdAt, { read: 'backend', sort: true }),

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { defineResource, field, type Resource, WEB_URL } from '../../resources/index.ts';
+import { defineResource, field, type Resource } from '../../resources/index.ts';
 import { Role } from '../../http/roles.ts';
 import { productResource } from '../catalog/product.resource.ts';
 import { reels, sliderGroups, sliders } from './cms.tables.ts';
@@ -18,19 +18,8 @@ export const reelResource: Resource = defineResource({
       minLength: 1,
       maxLength: 200,
     }),
-    videoUrl: field.text(reels.videoUrl, {
-      create: 'required',
-      format: 'uri',
-      pattern: WEB_URL,
-      maxLength: 2000,
-    }),
-    posterUrl: field.text(reels.posterUrl, {
-      create: 'optional',
-      nullable: true,
-      format: 'uri',
-      pattern: WEB_URL,
-      maxLength: 2000,
-    }),
+    videoUrl: field.url(reels.videoUrl, { create: 'required' }),
+    posterUrl: field.url(reels.posterUrl, { create: 'optional', nullable: true }),
     productIds: field.intArray(reels.productIds, { create: 'optional', maxItems: 50 }),
     position: field.int(reels.position, { create: 'optional', sort: true }),
     active: field.bool(reels.active, { create: 'optional', filter: 'eq' }),
@@ -87,13 +76,8 @@ export const sliderResource: Resource = defineResource({
     groupId: field.int(sliders.groupId, { create: 'required', filter: 'eq', min: 1 }),
     title: field.text(sliders.title, { create: 'required', maxLength: 200 }),
     subtitle: field.text(sliders.subtitle, { create: 'optional', nullable: true, maxLength: 500 }),
-    imageUrl: field.text(sliders.imageUrl, {
-      create: 'required',
-      format: 'uri',
-      pattern: WEB_URL,
-      maxLength: 2000,
-    }),
-    linkUrl: field.text(sliders.linkUrl, { create: 'optional', nullable: true, maxLength: 2000 }),
+    imageUrl: field.url(sliders.imageUrl, { create: 'required' }),
+    linkUrl: field.url(sliders.linkUrl, { create: 'optional', nullable: true }),
     position: field.int(sliders.position, { create: 'optional', sort: true }),
     active: field.bool(sliders.active, { create: 'optional', filter: 'eq' }),
     createdAt: field.timestamp(sliders.createdAt, { read: 'backend' }),

@@ -34,6 +34,7 @@ export const jobsModule: FastifyPluginAsync = async (app) => {
     retryBaseMs: config.jobs.retryBaseMs,
     retryMaxMs: config.jobs.retryMaxMs,
     maxAttempts: config.jobs.maxAttempts,
+    onNetworkError: (failure) => app.log.warn({ webhook: failure }, 'webhook attempt failed'),
   };
 
   const running = new Set<Promise<unknown>>();

@@ -1,18 +1,22 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { access } from '../../http/access.ts';
+import { access, type Caller } from '../../http/access.ts';
 import { ListEnvelope } from '../../http/envelope.ts';
 import { neverStored } from '../../http/no-store.ts';
 import { appliedPageSize, limitAsSent, PageQuery, paginationOf } from '../../resources/pagination.ts';
-import { Role } from '../../http/roles.ts';
+import { hasAnyRole, Role } from '../../http/roles.ts';
 import { pageMail } from './mail.repo.ts';
+
+const PERSONAL = 'null unless the caller holds Admin (3): it names a customer';
 
 const MailJson = Type.Object({
   id: Type.Integer(),
   template: Type.String(),
   locale: Type.String(),
-  to: Type.String(),
-  subject: Type.String(),
+  to: Type.Union([Type.String(), Type.Null()], { description: PERSONAL }),
+  subject: Type.Union([Type.String(), Type.Null()], {
+    description: `${PERSONAL} (an order's number)`,
+  }),
   status: Type.Union(
     ['pending', 'sending', 'sent', 'logged', 'dead'].map((s) => Type.Literal(s)),
     {
@@ -20,7 +24,9 @@ const MailJson = Type.Object({
     },
   ),
   attempts: Type.Integer(),
-  error: Type.Union([Type.String(), Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()], {
+    description: 'The last failure; e-mail addresses in it read [address] unless the caller holds Admin (3)',
+  }),
   nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
   sentAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
@@ -45,17 +51,18 @@ export const mailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const perPage = appliedPageSize(request.query.limit ?? 0, 'backend', 0);
       const page = request.query.page ?? 1;
       const { rows, total } = await pageMail(app.db, perPage, (page - 1) * perPage);
+      const personal = readsRecipients(request.caller);
       return {
         success: true as const,
         data: rows.map((m) => ({
           id: m.id,
           template: m.template,
           locale: m.locale,
-          to: m.toAddress,
-          subject: m.subject,
+          to: personal ? m.toAddress : null,
+          subject: personal ? m.subject : null,
           status: m.status,
           attempts: m.attempts,
-          error: m.lastError,
+          error: personal || m.lastError === null ? m.lastError : withoutAddresses(m.lastError),
           nextAttemptAt: m.nextAttemptAt?.toISOString() ?? null,
           createdAt: m.createdAt.toISOString(),
           sentAt: m.sentAt?.toISOString() ?? null,
@@ -65,3 +72,17 @@ export const mailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+/**
+ * Recipients and subjects are for Admin (3) (and Superuser) only: with the guest order lookup, an
+ * address and an order number open a customer's name, phone and street. A Developer (2) reads
+ * the outbox to watch delivery: status, template, attempts and timing.
+ */
+function readsRecipients(caller: Caller): boolean {
+  return caller.kind === 'admin' && hasAnyRole(caller.roles, [Role.Admin]);
+}
+
+/** An SMTP server's refusal often quotes the recipient ("550 <ann@example.com>: no such user"). */
+function withoutAddresses(error: string): string {
+  return error.replace(/[^\s<>"'@]+@[^\s<>"'@]+/g, '[address]');
+}

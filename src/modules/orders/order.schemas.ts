@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { WebUrl } from '../../http/web-url.ts';
 import { PageQuery } from '../../resources/pagination.ts';
 import { IdParams } from '../../resources/schemas.ts';
 import { OrderTotals, PayWay, totalsFields } from '../checkout/checkout.schemas.ts';
@@ -189,7 +190,7 @@ export const ShipmentBody = Type.Object(
   {
     carrier: Type.String({ minLength: 1, maxLength: 100 }),
     trackingNumber: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9 ._/-]+$' }),
-    trackingUrl: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 500 })),
+    trackingUrl: Type.Optional(WebUrl({ absolute: true, maxLength: 500 })),
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { toCents } from '../../lib/money.ts';
+import { WebUrl, webUrlMessage } from '../../http/web-url.ts';
 
 // The settings registry (docs/resources.md): every key the service knows, its JSON type and its default.
 // A value is looked up in three layers: the database (an operator's change) wins over the
@@ -12,13 +13,15 @@ const Money = (description: string) =>
     maximum: 10_000_000,
     description: `${description} (decimal, at most two decimals)`,
   });
+// Keys are locale codes and nothing else: a key that is not one is refused, not kept unread.
 const Labels = (description: string) =>
   Type.Record(Type.String({ pattern: '^[a-z]{2}(-[A-Za-z]{2})?$' }), Type.String({ maxLength: 200 }), {
-    description: `${description}: a map of locale → text`,
+    description: `${description}: a map of locale (en, en-GB) → text`,
     maxProperties: 50,
+    additionalProperties: false,
   });
 const Version = Type.String({ pattern: '^\\d{1,5}(\\.\\d{1,5}){0,3}$', maxLength: 32 });
-const Url = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 500 });
+const StoreUrl = WebUrl({ absolute: true, maxLength: 500, description: 'App store page of the app' });
 const Flag = (description: string) => Type.Boolean({ description });
 
 export const SETTINGS = {
@@ -63,11 +66,11 @@ export const SETTINGS = {
   },
   app_android_min_version: { schema: Version, default: '1.0.0' },
   app_android_store_url: {
-    schema: Url,
+    schema: StoreUrl,
     default: 'https://play.google.com/store/apps/details?id=com.example.shop',
   },
   app_ios_min_version: { schema: Version, default: '1.0.0' },
-  app_ios_store_url: { schema: Url, default: 'https://apps.apple.com/app/id0000000000' },
+  app_ios_store_url: { schema: StoreUrl, default: 'https://apps.apple.com/app/id0000000000' },
   home_hero_slider_group_id: {
     schema: Type.Integer({
       minimum: 1,
@@ -151,13 +154,40 @@ export function isSettingKey(key: string): key is SettingKey {
   return Object.hasOwn(SETTINGS, key);
 }
 
+/** The deepest nesting and the JSON size a stored value may have (docs/security.md, "Input"). */
+export const SETTING_MAX_DEPTH = 8;
+export const SETTING_MAX_BYTES = 64 * 1024;
+
+/**
+ * Why a value is too deep or too large to keep, checked before its type, which walks the value
+ * (as do the audit and the database): a value nested thousands deep answered 500, not 400.
+ */
+function shapeProblem(value: unknown): string | null {
+  // A single string or number is bounded by its key's schema.
+  if (value === null || typeof value !== 'object') return null;
+  // Iterative, depth first: a deep value is found after at most SETTING_MAX_DEPTH + 1 steps down.
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, depth] = next;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= SETTING_MAX_DEPTH) return `is nested more than ${SETTING_MAX_DEPTH} levels deep`;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  if (Buffer.byteLength(JSON.stringify(value)) > SETTING_MAX_BYTES) {
+    return `is larger than ${SETTING_MAX_BYTES / 1024} KiB as JSON`;
+  }
+  return null;
+}
+
 /** Why a value is not acceptable for a key, or null when it is. */
 export function settingProblem(key: SettingKey, value: unknown): string | null {
+  const shape = shapeProblem(value);
+  if (shape) return shape;
   const check = checks.get(key)!;
   if (!check.Check(value)) {
     const first = check.Errors(value).First();
     const where = first?.path ? ` at ${first.path}` : '';
-    return `${first?.message ?? 'is not valid'}${where}`;
+    return `${webUrlMessage(first?.schema.pattern) ?? first?.message ?? 'is not valid'}${where}`;
   }
   if (key === 'timezone' && !isTimeZone(value as string)) return 'is not a known IANA time zone';
   if (MONEY_KEYS.has(key)) {

@@ -193,8 +193,11 @@ export async function putSetting(
 ): Promise<SettingEntry> {
   const known = knownKey(key);
   const problem = settingProblem(known, value);
-  if (problem)
-    throw new AppError('VALIDATION_FAILED', `value ${problem}`, [{ field: 'value', message: problem }]);
+  if (problem) {
+    throw new AppError('VALIDATION_FAILED', `value of ${known} ${problem}`, [
+      { field: 'value', message: problem },
+    ]);
+  }
   return db.transaction(async (tx) => {
     const before = (await showSetting(tx, config, known)).value;
     await upsertSetting(tx, known, value);

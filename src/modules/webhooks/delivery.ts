@@ -7,7 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { type Db, queryRows } from '../../db/client.ts';
 import { outbox } from '../events/outbox.tables.ts';
 import { jobIdOf, type Queue, retryDelayMs } from '../jobs/queue.ts';
-import { guardedLookup, isPrivateAddress } from './targets.ts';
+import { failureReason, guardedLookup, isPrivateAddress, REFUSED } from './targets.ts';
 import { webhook, webhookDelivery, webhookDeliveryAttempt } from './webhooks.tables.ts';
 
 export const DELIVERY_QUEUE = 'webhook-deliver';
@@ -19,6 +19,8 @@ export interface DeliverySettings {
   retryBaseMs: number;
   retryMaxMs: number;
   maxAttempts: number;
+  /** Told the network's own message of a failed attempt, which the delivery's record does not keep. */
+  onNetworkError?: (failure: { url: string; error: string }) => void;
 }
 
 /** A claimed attempt and what it sends (a webhook or event since deleted comes back as nulls). */
@@ -147,8 +149,12 @@ async function post(
   const host = target.hostname.replace(/^\[|\]$/g, '');
   // Node skips the lookup for a literal address, so the guard checks it here.
   if (!settings.allowPrivate && isIP(host) && isPrivateAddress(host)) {
-    return done(false, null, 'private address refused');
+    return done(false, null, REFUSED);
   }
+  const failed = (err: Error, status: number | null) => {
+    settings.onNetworkError?.({ url: target.origin, error: err.message });
+    return done(false, status, failureReason(err));
+  };
   const timestamp = new Date();
   const signature = new Webhook(secret).sign(messageId, timestamp, body);
   const client = target.protocol === 'https:' ? https : http;
@@ -173,14 +179,14 @@ async function post(
           const status = response.statusCode ?? 0;
           resolve(done(status >= 200 && status < 300, status, null));
         });
-        response.on('error', (err) => resolve(done(false, response.statusCode ?? null, err.message)));
+        response.on('error', (err) => resolve(failed(err, response.statusCode ?? null)));
       },
     );
     // The whole attempt, not only an idle socket, is bounded by the timeout.
     const deadline = setTimeout(() => request.destroy(new Error('timed out')), settings.timeoutMs);
     request.on('close', () => clearTimeout(deadline));
     request.on('timeout', () => request.destroy(new Error('timed out')));
-    request.on('error', (err) => resolve(done(false, null, err.message)));
+    request.on('error', (err) => resolve(failed(err, null)));
     request.end(body);
   });
 }

@@ -1,9 +1,12 @@
 import { lookup } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { AppError } from '../../http/errors.ts';
 
-/** Addresses a webhook may never reach unless private targets are allowed: the service's own network. */
-const privateRanges = new BlockList();
+// Addresses a webhook may never reach unless private targets are allowed: the service's own
+// network and every special-purpose range of RFC 6890's registries (private, shared, loopback,
+// link-local, documentation, benchmarking, relays, multicast, reserved, broadcast).
+const reserved = new BlockList();
 for (const [net, prefix] of [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
@@ -11,25 +14,86 @@ for (const [net, prefix] of [
   ['127.0.0.0', 8],
   ['169.254.0.0', 16],
   ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
   ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ] as const) {
-  privateRanges.addSubnet(net, prefix, 'ipv4');
+  reserved.addSubnet(net, prefix, 'ipv4');
 }
 for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  // ::/96 holds ::, ::1 and the deprecated IPv4-compatible addresses.
+  ['::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
   ['fc00::', 7],
   ['fe80::', 10],
+  ['ff00::', 8],
 ] as const) {
-  privateRanges.addSubnet(net, prefix, 'ipv6');
+  reserved.addSubnet(net, prefix, 'ipv6');
 }
 
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return privateRanges.check(mapped[1], 'ipv4');
-  const family = isIP(address);
+/** IPv6 prefixes that carry an IPv4 address (IPv4-mapped, NAT64, 6to4): the one it carries is checked. */
+const carriers = [
+  { net: '::ffff:0:0', prefix: 96, word: 6 },
+  { net: '64:ff9b::', prefix: 96, word: 6 },
+  { net: '2002::', prefix: 16, word: 1 },
+].map(({ net, prefix, word }) => {
+  const list = new BlockList();
+  list.addSubnet(net, prefix, 'ipv6');
+  return { list, word };
+});
+
+/** The eight 16-bit words of a valid IPv6 address (a dotted IPv4 tail included). */
+function ipv6Words(address: string): number[] {
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  const text = dotted
+    ? `${address.slice(0, dotted.index)}${((+dotted[1] << 8) | +dotted[2]).toString(16)}:${((+dotted[3] << 8) | +dotted[4]).toString(16)}`
+    : address;
+  const [head, tail] = text.split('::');
+  const words = (part: string | undefined) =>
+    part ? part.split(':').map((w) => Number.parseInt(w, 16)) : [];
+  if (tail === undefined) return words(head);
+  const [before, after] = [words(head), words(tail)];
+  return [...before, ...new Array<number>(8 - before.length - after.length).fill(0), ...after];
+}
+
+/** The IPv4 address an IPv6 one carries, if it is of a carrying prefix. */
+function carriedIpv4(address: string): string | undefined {
+  const carrier = carriers.find(({ list }) => list.check(address, 'ipv6'));
+  if (!carrier) return undefined;
+  const words = ipv6Words(address);
+  const [high, low] = [words[carrier.word], words[carrier.word + 1]];
+  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+}
+
+/** The host's own interface addresses, read at each check (interfaces come and go). */
+export function ownAddresses(): BlockList {
+  const own = new BlockList();
+  for (const entries of Object.values(networkInterfaces())) {
+    for (const entry of entries ?? []) {
+      own.addAddress(entry.address.replace(/%.*$/, ''), entry.family === 'IPv6' ? 'ipv6' : 'ipv4');
+    }
+  }
+  return own;
+}
+
+/** True for an address a webhook may not reach unless private targets are allowed (also a non-address). */
+export function isPrivateAddress(address: string, own: BlockList = ownAddresses()): boolean {
+  const bare = address.replace(/%.*$/, '');
+  const family = isIP(bare);
   if (family === 0) return true;
-  return privateRanges.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  if (reserved.check(bare, type) || own.check(bare, type)) return true;
+  const carried = family === 6 ? carriedIpv4(bare) : undefined;
+  return carried !== undefined && isPrivateAddress(carried, own);
 }
 
 export interface TargetPolicy {
@@ -57,11 +121,31 @@ export function assertTargetUrl(raw: string, policy: TargetPolicy): void {
     ]);
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!policy.allowPrivate && (isIP(host) ? isPrivateAddress(host) : host === 'localhost')) {
-    throw new AppError('UNPROCESSABLE', 'webhook targets may not be loopback, private or link-local', [
-      { field: 'url', message: 'private address' },
-    ]);
+  // A name is checked again at every attempt, on the addresses it then resolves to (guardedLookup).
+  const local = host === 'localhost' || host.endsWith('.localhost');
+  if (!policy.allowPrivate && (isIP(host) ? isPrivateAddress(host) : local)) {
+    throw new AppError(
+      'UNPROCESSABLE',
+      "webhook targets may not be private, reserved or the service's own addresses",
+      [{ field: 'url', message: 'private address' }],
+    );
   }
+}
+
+/** A target refused by the address policy (not a network failure). */
+export class RefusedTarget extends Error {}
+export const REFUSED = 'target refused: private address';
+
+/**
+ * What an attempt's record says of a failed connection: a generic reason. The network's own
+ * message (ECONNREFUSED 10.0.0.5:8080, a certificate's names) maps the service's surroundings for
+ * whoever reads the deliveries; it goes to the log only.
+ */
+export function failureReason(err: Error): string {
+  if (err instanceof RefusedTarget) return REFUSED;
+  const code = 'code' in err ? err.code : undefined;
+  if (err.message === 'timed out' || code === 'ETIMEDOUT') return 'timed out';
+  return 'connection failed';
 }
 
 /**
@@ -73,9 +157,9 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
     lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const list = addresses as { address: string; family: number }[];
-      const refused = !allowPrivate && list.some((a) => isPrivateAddress(a.address));
-      if (refused) {
-        return callback(new Error(`${hostname} resolves to a private address`), '', 0);
+      const own = allowPrivate ? undefined : ownAddresses();
+      if (own && list.some((a) => isPrivateAddress(a.address, own))) {
+        return callback(new RefusedTarget(`${hostname} resolves to a private address`), '', 0);
       }
       if ((options as { all?: boolean }).all)
         return (callback as (e: null, a: typeof list) => void)(null, list);

@@ -46,12 +46,18 @@ export const WebhookWithSecretJson = Type.Intersect([
   Type.Object({ secret: Type.String({ description: 'whsec_ + base64 key; shown only now' }) }),
 ]);
 
+/** Failures read as generic reasons: a network's own message would map the service's surroundings. */
+const AttemptError = Type.Union([Type.String(), Type.Null()], {
+  description:
+    'Why the attempt failed without an answer, in generic words (connection failed, timed out, target refused: private address, https required, webhook inactive); null otherwise',
+});
+
 export const DeliveryAttemptJson = Type.Object({
   attempt: Type.Integer({ description: '1 for the first attempt; a manual retry counts on' }),
   succeeded: Type.Boolean(),
   responseCode: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status, null without an answer' }),
   durationMs: Type.Integer(),
-  error: Type.Union([Type.String(), Type.Null()]),
+  error: AttemptError,
   endedAt: Type.String({ format: 'date-time' }),
 });
 
@@ -66,7 +72,7 @@ export const DeliveryJson = Type.Object({
     description: 'HTTP status of the latest attempt',
   }),
   durationMs: Type.Union([Type.Integer(), Type.Null()]),
-  error: Type.Union([Type.String(), Type.Null()]),
+  error: AttemptError,
   nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),

@@ -73,7 +73,9 @@ const token = fc.stringMatching(/^[a-z0-9]{8,12}$/);
 function stringArb(schema: JsonSchema): fc.Arbitrary<string> {
   const format = schema.format;
   if (format === 'email') return token.map((t) => `fz-${t}@example.com`);
-  if (format === 'uri' || format === 'url') return token.map((t) => `https://cdn.example.com/${t}.jpg`);
+  // A web address (src/http/web-url.ts) is told by its pattern: it has no format.
+  const webUrl = typeof schema.pattern === 'string' && /^\^\(?https\?:\/\//.test(schema.pattern);
+  if (format === 'uri' || format === 'url' || webUrl) return token.map((t) => `https://cdn.example.com/${t}.jpg`);
   if (format === 'date-time') {
     return fc
       .date({

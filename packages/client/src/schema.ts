@@ -7360,7 +7360,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description E-mail address; compared case-insensitively */
+                    /** @description E-mail address; compared case-insensitively after Unicode NFKC normalisation; invisible and control characters are refused */
                     username?: string;
                     /** @description Role ids (1 Superuser, 2 Developer, 3 Admin, 4 CMS, 5 Products, 6 Orders, 7 Reporting, 8 Marketing, 9 Media) */
                     roles?: number[];

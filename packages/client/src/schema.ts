@@ -19699,6 +19699,10 @@ export interface operations {
                 email?: string;
                 /** @description e.g. SO-000042 */
                 number?: string;
+                /** @description pending → paid → partially_refunded / refunded (docs/orders.md) */
+                paymentStatus?: "pending" | "paid" | "partially_refunded" | "refunded";
+                /** @description Orders whose total is above this amount (decimal; e.g. unpaid orders above an alert threshold) */
+                totalAbove?: number;
             };
             header?: never;
             path?: never;
@@ -19821,6 +19825,10 @@ export interface operations {
                 email?: string;
                 /** @description e.g. SO-000042 */
                 number?: string;
+                /** @description pending → paid → partially_refunded / refunded (docs/orders.md) */
+                paymentStatus?: "pending" | "paid" | "partially_refunded" | "refunded";
+                /** @description Orders whose total is above this amount (decimal; e.g. unpaid orders above an alert threshold) */
+                totalAbove?: number;
             };
             header?: never;
             path?: never;
@@ -23054,6 +23062,10 @@ export interface operations {
                 email?: string;
                 /** @description e.g. SO-000042 */
                 number?: string;
+                /** @description pending → paid → partially_refunded / refunded (docs/orders.md) */
+                paymentStatus?: "pending" | "paid" | "partially_refunded" | "refunded";
+                /** @description Orders whose total is above this amount (decimal; e.g. unpaid orders above an alert threshold) */
+                totalAbove?: number;
             };
             header?: never;
             path?: never;

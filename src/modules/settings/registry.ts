@@ -104,6 +104,10 @@ export const SETTINGS = {
     schema: Money('Largest order total paid cash on delivery; above it the buyer chooses another payment'),
     default: 500,
   },
+  unpaid_order_alert_total: {
+    schema: Money('The back-office dashboard lists unpaid orders whose total is above this'),
+    default: 300,
+  },
   feature_loyalty: { schema: Flag('features.loyalty'), default: true },
   feature_gift_packaging: { schema: Flag('features.giftPackaging'), default: true },
   feature_wishlist: { schema: Flag('features.wishlist'), default: true },
@@ -147,12 +151,14 @@ export type MoneySettingKey =
   | 'loyalty_reward_cash_per_unit'
   | 'free_shipping_threshold'
   | 'gift_packaging_price'
-  | 'cod_max_total';
+  | 'cod_max_total'
+  | 'unpaid_order_alert_total';
 const MONEY_KEYS = new Set<string>([
   'loyalty_reward_cash_per_unit',
   'free_shipping_threshold',
   'gift_packaging_price',
   'cod_max_total',
+  'unpaid_order_alert_total',
 ]);
 
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];

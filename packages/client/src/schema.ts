@@ -2173,7 +2173,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Coupon use in the period: orders, discount, their totals
+         * Coupon use in the period: orders, discount, their totals (codes for Admin; Reporting reads coupon ids)
          * @description Needs an admin token holding role 3 or 7 (Superuser passes).
          *
          *     Needs an admin token holding role 3 or 7 (Superuser passes).
@@ -22822,7 +22822,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            code: string;
+                            /** @description The coupon (checkout/coupon) */
+                            couponId: number | null;
+                            /** @description The code; null for a caller without the Admin role (codes are commercial data) */
+                            code: string | null;
                             orders: number;
                             /** @description Σ coupon discounts */
                             discount: number;

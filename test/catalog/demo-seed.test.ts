@@ -80,6 +80,25 @@ describe('demo shop on an empty database', () => {
     assert.ok(wishlist.json().pagination.total > 0);
   });
 
+  test('when seeded, then the demo customer’s points ledger sums to the balance', async () => {
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/rest/auth/customer/login',
+      payload: { username: 'demo@example.com', password: 'demo-customer-pw' },
+    });
+    const headers = { authorization: `Bearer ${login.json().access_token}` };
+    const me = await t.app.inject({ method: 'GET', url: '/rest/auth/customer/me', headers });
+    const ledger = await t.app.inject({ method: 'GET', url: '/rest/loyalty/ledger?limit=100', headers });
+    assert.equal(ledger.statusCode, 200, ledger.body);
+    const rows = ledger.json().data as { delta: number }[];
+    const balance = me.json().data.loyaltyPoints;
+    assert.equal(balance, 1250);
+    assert.equal(
+      rows.reduce((sum, row) => sum + row.delta, 0),
+      balance,
+    );
+  });
+
   test('when the shipped config is used, then the demo admin logs in and the home hero group exists', async () => {
     const login = await t.app.inject({
       method: 'POST',

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/db/client.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { testEngine } from '../helpers/database.ts';
+import { registerCustomer, uniqueEmail } from '../auth/auth-helpers.ts';
 import {
   call,
   fillCart,
@@ -79,6 +80,36 @@ describe(`coupon perCustomerLimit across guest and customer orders (${testEngine
     assert.equal(refused.json().error.code, 'COUPON_INVALID');
     assert.equal(refused.json().error.details[0].message, 'COUPON_CUSTOMER_LIMIT');
     assert.equal((await guestOrder(coupon.code, 'someone-else@example.com')).statusCode, 201);
+    assert.equal(await redemptions(coupon.id), 2);
+  });
+
+  test('when a customer changes the e-mail after using the coupon, then it stays used: for the account (guest use under the old address too) and for a guest with the old address', async () => {
+    const coupon = await makeCoupon(t.app.db, { perCustomerLimit: 2 });
+    const ada = await registerCustomer(t.app);
+    assert.equal((await guestOrder(coupon.code, ada.email)).statusCode, 201);
+    const me = { token: ada.access_token };
+    await fillCart(t.app, me, [[productId, 1]]);
+    assert.equal((await call(t.app, 'POST', '/rest/cart/coupon', me, { code: coupon.code })).statusCode, 200);
+    assert.equal((await placeOrder(t.app, me, { transportId })).statusCode, 201);
+
+    const moved = await call(t.app, 'PATCH', '/rest/auth/customer/me', me, {
+      email: uniqueEmail('moved'),
+      currentPassword: ada.password,
+    });
+    assert.equal(moved.statusCode, 200, moved.body);
+    await fillCart(t.app, me, [[productId, 1]]);
+    const atCart = await call(t.app, 'POST', '/rest/cart/coupon', me, { code: coupon.code });
+    assert.equal(atCart.statusCode, 422, atCart.body);
+    assert.equal(atCart.json().error.details[0].message, 'COUPON_CUSTOMER_LIMIT');
+    const account = { id: moved.json().data.id as number, token: ada.access_token };
+    const refused = await placeOrder(t.app, await customerCartWithCoupon(account, coupon.code), {
+      transportId,
+    });
+    assert.equal(refused.statusCode, 422, refused.body);
+    assert.equal(refused.json().error.details[0].message, 'COUPON_CUSTOMER_LIMIT');
+    const asGuest = await guestOrder(coupon.code, ada.email);
+    assert.equal(asGuest.statusCode, 422, asGuest.body);
+    assert.equal(asGuest.json().error.details[0].message, 'COUPON_CUSTOMER_LIMIT');
     assert.equal(await redemptions(coupon.id), 2);
   });
 

@@ -349,6 +349,22 @@ describe('guest order lookup', () => {
     );
   });
 
+  test('when the number and e-mail are those of a registered customer’s order, then 404 as for an unknown order', async () => {
+    const customer = await makeCustomer(t.app);
+    const p = await makeProduct(t.app.db);
+    await fillCart(t.app, { token: customer.token }, [[p, 1]]);
+    const placed = await placeOrder(t.app, { token: customer.token }, { transportId });
+    assert.equal(placed.statusCode, 201, placed.body);
+    const order = placed.json().data as Order;
+    assert.equal(order.email, customer.email);
+    const res = await lookup(order.number, customer.email);
+    assert.equal(res.statusCode, 404, res.body);
+    assert.deepEqual(res.json().error, {
+      code: 'NOT_FOUND',
+      message: 'no order has this number and e-mail address',
+    });
+  });
+
   test('when the pair is wrong, then 404 without saying which half; the fourth failure on one number is 429', async () => {
     const order = await guestOrder('guest.two@example.com');
     const other = await guestOrder('guest.three@example.com');

@@ -137,6 +137,34 @@ describe('orders: reading', () => {
     assert.equal(none.statusCode, 404);
   });
 
+  test('when the back office filters by paymentStatus and totalAbove, then only the unpaid orders above that total come (as the dashboard asks)', async () => {
+    const ops = await adminToken(t.app, [6]);
+    const big = async () => {
+      const p = await makeProduct(t.app.db, { price: 40_000 });
+      await fillCart(t.app, { token: bob.token }, [[p, 1]]);
+      const res = await placeOrder(t.app, { token: bob.token }, { transportId, payWay: 'bank_transfer' });
+      assert.equal(res.statusCode, 201, res.body);
+      return res.json().data as { id: number; total: number };
+    };
+    const unpaid = await big();
+    const paid = await big();
+    const pay = await call(t.app, 'POST', `/rest/order/order/${paid.id}/payment`, { token: ops }, {});
+    assert.equal(pay.statusCode, 200, pay.body);
+    const ids = async (query: string) => {
+      const res = await call(t.app, 'GET', `/rest/order/order?${query}`, { token: ops });
+      assert.equal(res.statusCode, 200, res.body);
+      return (res.json() as Page).data.map((o) => o.id);
+    };
+    assert.equal(unpaid.total, 405);
+    assert.deepEqual(await ids('paymentStatus=pending&totalAbove=300'), [unpaid.id]);
+    assert.deepEqual(await ids('paymentStatus=paid&totalAbove=300'), [paid.id]);
+    assert.deepEqual(await ids('paymentStatus=pending&totalAbove=404.99'), [unpaid.id]);
+    assert.deepEqual(await ids('paymentStatus=pending&totalAbove=405'), [], 'strictly above');
+    for (const bad of ['paymentStatus=unpaid', 'totalAbove=-1', 'totalAbove=abc']) {
+      assert.equal((await call(t.app, 'GET', `/rest/order/order?${bad}`, { token: ops })).statusCode, 400, bad);
+    }
+  });
+
   test('when the item read carries page=0 or page=3, then it still answers the first match (not 500)', async () => {
     for (const page of ['0', '3', '-1']) {
       const item = await call(t.app, 'GET', `/rest/order/order/item?page=${page}`, { token: ada.token });

@@ -260,6 +260,23 @@ describe('reports', () => {
     assert.deepEqual([loyalty.json().data.redeemed, loyalty.json().data.outstanding], [spent, balance]);
   });
 
+  test('when Reporting asks for the coupons report, then the figures come with the coupon id and no code (JSON and CSV); Admin also reads the code', async () => {
+    const path = '/rest/report/coupons?from=2026-03-01&to=2026-03-31';
+    const admin = await adminToken(t.app, [3]);
+    const byAdmin = (await call(t.app, 'GET', path, { token: admin })).json().data;
+    const byReporting = (await call(t.app, 'GET', path, { token: reporting })).json().data;
+    assert.equal(byAdmin.length, 1);
+    assert.equal(typeof byAdmin[0].code, 'string');
+    assert.equal(typeof byAdmin[0].couponId, 'number');
+    assert.deepEqual(byReporting, [{ ...byAdmin[0], code: null }]);
+    const csv = (await call(t.app, 'GET', path, { token: reporting }, undefined, { accept: 'text/csv' })).body;
+    assert.equal(csv.split('\r\n')[0], 'couponId,orders,discount,gross');
+    assert.ok(!csv.includes(byAdmin[0].code), 'the code is nowhere in the CSV');
+    const adminCsv = (await call(t.app, 'GET', path, { token: admin }, undefined, { accept: 'text/csv' })).body;
+    assert.equal(adminCsv.split('\r\n')[0], 'couponId,code,orders,discount,gross');
+    assert.ok(adminCsv.includes(byAdmin[0].code));
+  });
+
   test('when someone without Admin or Reporting asks, then 403 (401 without a token); a bad period is 400', async () => {
     for (const path of ['sales', 'top-products', 'coupons', 'loyalty']) {
       assert.equal((await call(t.app, 'GET', `/rest/report/${path}`, { token: ops })).statusCode, 403, path);

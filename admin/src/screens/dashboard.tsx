@@ -1,5 +1,5 @@
 import { Box, Card, CardContent, CardHeader, Grid, Typography } from '@mui/material';
-import { Link, Title, useCanAccess, useGetList } from 'react-admin';
+import { Link, Title, useCanAccess, useGetList, useGetOne } from 'react-admin';
 import { isoDay, money, type SalesBucket, useReport } from './reports.tsx';
 
 interface OrderRow {
@@ -10,6 +10,11 @@ interface OrderRow {
   email: string;
   createdAt: string;
 }
+
+/** The registry's default of `unpaid_order_alert_total`, for roles that cannot read settings. */
+const ALERT_TOTAL_DEFAULT = 300;
+/** Unpaid orders still open: a cancelled one is settled, a delivered one paid (cash on delivery). */
+const OPEN_STATUSES = ['pending', 'confirmed', 'shipped'] as const;
 
 function startOfWeek(): Date {
   const day = new Date();
@@ -83,6 +88,76 @@ function LatestOrders() {
   );
 }
 
+function useUnpaidAbove(status: string, threshold: number | undefined) {
+  return useGetList<OrderRow>(
+    'orders',
+    {
+      pagination: { page: 1, perPage: 10 },
+      filter: { status, paymentStatus: 'pending', totalAbove: threshold },
+    },
+    { enabled: threshold !== undefined },
+  );
+}
+
+/**
+ * Unpaid orders above the setting `unpaid_order_alert_total` (docs/admin/README.md): a large order
+ * nobody has paid for holds stock and may never be collected, so it is worth a look before it ships.
+ */
+function UnpaidOrders() {
+  const { canAccess: readsSettings, isPending: checking } = useCanAccess({
+    resource: 'settings',
+    action: 'show',
+  });
+  const setting = useGetOne<{ id: string; value: unknown }>(
+    'settings',
+    { id: 'unpaid_order_alert_total' },
+    { enabled: readsSettings === true },
+  );
+  const stored = setting.data?.value;
+  const threshold =
+    checking || (readsSettings && setting.isPending)
+      ? undefined
+      : typeof stored === 'number'
+        ? stored
+        : ALERT_TOTAL_DEFAULT;
+  const lists = [
+    useUnpaidAbove(OPEN_STATUSES[0], threshold),
+    useUnpaidAbove(OPEN_STATUSES[1], threshold),
+    useUnpaidAbove(OPEN_STATUSES[2], threshold),
+  ];
+  const rows = lists
+    .flatMap((list) => list.data ?? [])
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const total = lists.reduce((n, list) => n + (list.total ?? 0), 0);
+  const pending = threshold === undefined || lists.some((list) => list.isPending);
+  const source = readsSettings ? '' : ' (default)';
+  const title =
+    threshold === undefined
+      ? 'Unpaid orders'
+      : `Unpaid orders above ${money(threshold)}${source}${total ? `: ${total}` : ''}`;
+  return (
+    <Card sx={{ mb: 2 }}>
+      <CardHeader title={title} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
+      <CardContent>
+        {pending ? (
+          <Typography>Loading orders…</Typography>
+        ) : rows.length === 0 ? (
+          <Typography>No unpaid order above the threshold.</Typography>
+        ) : (
+          <ul>
+            {rows.map((order) => (
+              <li key={order.id}>
+                <Link to={`/orders/${order.id}/show`}>{order.number}</Link> · {order.status} · {order.email} ·{' '}
+                <strong>{money(order.total)}</strong>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
 interface ProductRow {
   id: number;
   name: string;
@@ -133,6 +208,7 @@ export function Dashboard() {
       <Title title="Dashboard" />
       <Box sx={{ mt: 2 }} />
       {readsReports && <SalesFigures />}
+      {readsOrders && <UnpaidOrders />}
       {readsOrders && <LatestOrders />}
       <LowStock />
     </>

@@ -151,7 +151,9 @@ interface TopProduct {
   returnedUnits: number;
 }
 interface CouponUse {
-  code: string;
+  couponId: number | null;
+  /** null for a Reporting-only admin: codes are commercial data. */
+  code: string | null;
   orders: number;
   discount: number;
   gross: number;
@@ -275,7 +277,7 @@ export function Reports() {
               rows={coupons.data ?? []}
               empty="No coupon used in this period."
               columns={[
-                ['Code', (c) => c.code],
+                ['Coupon', (c) => c.code ?? `#${c.couponId ?? '?'}`],
                 ['Orders', (c) => c.orders, true],
                 ['Discount', (c) => money(c.discount), true],
                 ['Order totals', (c) => money(c.gross), true],

@@ -2219,7 +2219,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Coupon use in the period: orders, discount, their totals
+         * Coupon use in the period: orders, discount, their totals (codes for Admin; Reporting reads coupon ids)
          * @description Needs an admin token holding role 3 or 7 (Superuser passes).
          *
          *     Needs an admin token holding role 3 or 7 (Superuser passes).
@@ -20005,6 +20005,10 @@ export interface operations {
                 email?: string;
                 /** @description e.g. SO-000042 */
                 number?: string;
+                /** @description pending → paid → partially_refunded / refunded (docs/orders.md) */
+                paymentStatus?: "pending" | "paid" | "partially_refunded" | "refunded";
+                /** @description Orders whose total is above this amount (decimal; e.g. unpaid orders above an alert threshold) */
+                totalAbove?: number;
             };
             header?: never;
             path?: never;
@@ -20127,6 +20131,10 @@ export interface operations {
                 email?: string;
                 /** @description e.g. SO-000042 */
                 number?: string;
+                /** @description pending → paid → partially_refunded / refunded (docs/orders.md) */
+                paymentStatus?: "pending" | "paid" | "partially_refunded" | "refunded";
+                /** @description Orders whose total is above this amount (decimal; e.g. unpaid orders above an alert threshold) */
+                totalAbove?: number;
             };
             header?: never;
             path?: never;
@@ -23127,7 +23135,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            code: string;
+                            /** @description The coupon (checkout/coupon) */
+                            couponId: number | null;
+                            /** @description The code; null for a caller without the Admin role (codes are commercial data) */
+                            code: string | null;
                             orders: number;
                             /** @description Σ coupon discounts */
                             discount: number;
@@ -23367,6 +23378,10 @@ export interface operations {
                 email?: string;
                 /** @description e.g. SO-000042 */
                 number?: string;
+                /** @description pending → paid → partially_refunded / refunded (docs/orders.md) */
+                paymentStatus?: "pending" | "paid" | "partially_refunded" | "refunded";
+                /** @description Orders whose total is above this amount (decimal; e.g. unpaid orders above an alert threshold) */
+                totalAbove?: number;
             };
             header?: never;
             path?: never;

@@ -30,9 +30,11 @@ export async function findGiftRules(db: Db, ids: readonly number[]): Promise<Gif
 /**
  * How often a buyer has redeemed a coupon, for its per-customer limit. A buyer is an account together
  * with its e-mail address: a customer's count holds the account's redemptions and every guest
- * redemption made with the account's e-mail; a guest's (by e-mail) holds the guest redemptions with
- * that e-mail and those of the account registered under it. So guest-then-customer and
- * customer-then-guest count alike. E-mails compare lower-cased (both tables store them so).
+ * redemption made with the account's current e-mail; a guest's (by e-mail) holds every redemption
+ * made with that e-mail and those of the account registered under it. So guest-then-customer and
+ * customer-then-guest count alike. When an account's e-mail changes, the guest redemptions of the
+ * old address become the account's (drizzle/0025), so neither the account nor a guest with the old
+ * address gets them back. E-mails compare lower-cased (both tables store them so).
  */
 export async function countRedemptions(
   db: Db,
@@ -44,7 +46,7 @@ export async function countRedemptions(
     'customerId' in by
       ? sql`(${r.customerId} = ${by.customerId} or (${r.customerId} is null and ${r.email} =
           (select lower(c.email) from customer c where c.id = ${by.customerId})))`
-      : sql`((${r.customerId} is null and ${r.email} = ${by.email.toLowerCase()}) or ${r.customerId} =
+      : sql`(${r.email} = ${by.email.toLowerCase()} or ${r.customerId} =
           (select c.id from customer c where lower(c.email) = ${by.email.toLowerCase()}))`;
   const rows = await db
     .select({ n: sql<number>`count(*)::int` })

@@ -3,6 +3,7 @@ import { access } from '../../http/access.ts';
 import { errorResponse } from '../../http/openapi.ts';
 import { CartTokenHeader } from '../cart/cart.schemas.ts';
 import { TotalsBody, TotalsResponse } from './checkout.schemas.ts';
+import { assertOrderCaps } from './order-caps.ts';
 import { quoteCart } from './quote.ts';
 import { totalsJson } from './totals-json.ts';
 import { neverStored } from '../../http/no-store.ts';
@@ -32,6 +33,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.body,
         new Date(),
       );
+      assertOrderCaps(quote, request.body.payWay);
       return totalsJson(quote.totals, quote.unavailable);
     },
   );

@@ -6,8 +6,9 @@ import { transports } from '../catalog/shipping.tables.ts';
 import { reels, sliderGroups, sliders } from '../cms/cms.tables.ts';
 import { addresses, wishlistItems } from '../customers/address.tables.ts';
 import { customers } from '../customers/customer.tables.ts';
+import { insertLedgerEntry } from '../loyalty/loyalty.repo.ts';
 import { settings } from '../settings/settings.tables.ts';
-import type { DemoShop } from './demo-shop.ts';
+import { DEMO_CUSTOMER, type DemoShop } from './demo-shop.ts';
 
 /** Serialises demo seeding of instances starting at once on one empty PostgreSQL. */
 const SEED_LOCK_ID = 72_002;
@@ -147,6 +148,8 @@ export async function insertDemoShop(
   };
 }
 
+const DEMO_POINTS = DEMO_CUSTOMER.loyaltyPoints;
+
 async function insertDemoCustomer(tx: Db, passwordHash: string, productIds: number[]): Promise<void> {
   const [customer] = await tx
     .insert(customers)
@@ -157,11 +160,18 @@ async function insertDemoCustomer(tx: Db, passwordHash: string, productIds: numb
       lastName: 'Demo',
       phone: '+40 700 000 000',
       newsletter: true,
-      loyaltyPoints: 1250,
+      loyaltyPoints: DEMO_POINTS,
     })
     .onConflictDoNothing()
     .returning({ id: customers.id });
   if (!customer) return;
+  // A balance is explained by its ledger, the demo's opening balance too (docs/checkout.md).
+  await insertLedgerEntry(tx, {
+    customerId: customer.id,
+    delta: DEMO_POINTS,
+    reason: 'admin_adjustment',
+    note: 'Demo shop: opening balance',
+  });
   await tx.insert(addresses).values({
     customerId: customer.id,
     label: 'Home',

@@ -4,6 +4,7 @@ import { run } from '../../db/statements.ts';
 import { type AfterOrder, afterOrderColumns, afterOrderOf } from './after-order.repo.ts';
 import { couponRedemptions } from '../catalog/promotions.tables.ts';
 import type { OrderStatus } from './order-states.ts';
+import type { PaymentStatus } from './payment-states.ts';
 import {
   idempotencyKeys,
   type SalesOrderLineRow,
@@ -133,6 +134,9 @@ export interface OrderFilter {
   /** Compared in any case. */
   email?: string;
   number?: string;
+  paymentStatus?: PaymentStatus;
+  /** A decimal amount: orders whose total is above it. */
+  totalAbove?: number;
 }
 
 export interface OrderPageQuery extends OrderFilter {
@@ -140,7 +144,16 @@ export interface OrderPageQuery extends OrderFilter {
   offset: number;
 }
 
-const FILTERS = ['customerId', 'status', 'createdFrom', 'createdTo', 'email', 'number'] as const;
+const FILTERS = [
+  'customerId',
+  'status',
+  'createdFrom',
+  'createdTo',
+  'email',
+  'number',
+  'paymentStatus',
+  'totalAbove',
+] as const;
 
 /** A filter's value as bound: instants as ISO text, so a placeholder and a literal take the same value. */
 function filterValues(q: OrderFilter): Record<(typeof FILTERS)[number], unknown> {
@@ -153,6 +166,8 @@ function filterValues(q: OrderFilter): Record<(typeof FILTERS)[number], unknown>
     createdTo: instant(q.createdTo),
     email: q.email,
     number: q.number,
+    paymentStatus: q.paymentStatus,
+    totalAbove: q.totalAbove,
   };
 }
 
@@ -171,6 +186,9 @@ export function orderConditions(q: OrderFilter, as: 'values' | 'placeholders' = 
     q.createdTo === undefined ? undefined : sql`${o.createdAt} < ${bound('createdTo')}::timestamptz`,
     q.email === undefined ? undefined : sql`lower(${o.email}) = lower(${bound('email')})`,
     q.number === undefined ? undefined : sql`${o.number} = ${bound('number')}`,
+    q.paymentStatus === undefined ? undefined : sql`${o.paymentStatus} = ${bound('paymentStatus')}`,
+    // Compared as numeric, so the decimal is taken exactly, whatever its digits.
+    q.totalAbove === undefined ? undefined : sql`${o.total} > ${bound('totalAbove')}::numeric * 100`,
   );
 }
 

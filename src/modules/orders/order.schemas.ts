@@ -169,6 +169,14 @@ export const orderFilters = {
   createdTo: Type.Optional(Type.String({ format: 'date-time', description: 'Placed before this instant' })),
   email: Type.Optional(Type.String({ minLength: 1, maxLength: 254, description: 'Exact, any case' })),
   number: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'e.g. SO-000042' })),
+  paymentStatus: Type.Optional(PaymentStatus),
+  totalAbove: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: 100_000_000,
+      description: 'Orders whose total is above this amount (decimal; e.g. unpaid orders above an alert threshold)',
+    }),
+  ),
 };
 export const OrderFilterQuery = Type.Object(orderFilters);
 export type OrderFilters = Static<typeof OrderFilterQuery>;

@@ -19,6 +19,7 @@ import {
   useCoupon,
   writeOrderLinesEmptyCartAndEvent,
 } from './place-order.steps.ts';
+import { assertOrderCaps } from '../checkout/order-caps.ts';
 import { type Quote, type QuoteReference, quoteCart, quoteReference } from '../checkout/quote.ts';
 
 export interface PlaceOrderDeps {
@@ -164,6 +165,7 @@ export async function placeOrder(deps: PlaceOrderDeps, req: PlaceOrderRequest): 
         throw new KeyTaken();
       const quote = await quoteLockedCart(tx, deps, req, buyer, reference);
       assertOrderable(quote, expected);
+      assertOrderCaps(quote, req.body.payWay);
       const parties = partiesOf(req, buyer, quote);
       await spendPoints(tx, buyer.customerId, quote.totals.pointsSpend);
       const { order, lines } = await writeOrderLinesEmptyCartAndEvent(tx, quote, parties);

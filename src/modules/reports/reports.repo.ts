@@ -115,6 +115,7 @@ export async function topProducts(db: Db, p: Period, limit: number): Promise<Top
 }
 
 export interface CouponRow {
+  couponId: number | null;
   code: string;
   orders: number;
   discount: number;
@@ -124,11 +125,11 @@ export interface CouponRow {
 export async function couponUse(db: Db, p: Period): Promise<CouponRow[]> {
   return queryRows<CouponRow>(
     db,
-    sql`select coupon_code as code, count(*)::int as orders,
+    sql`select coupon_id as "couponId", coupon_code as code, count(*)::int as orders,
         sum((totals->>'couponDiscount')::int)::float8 as discount, sum(total)::float8 as gross
       from sales_order
       where ${within(sql`created_at`, p)} and status <> 'cancelled' and coupon_code is not null
-      group by coupon_code order by orders desc, discount desc, coupon_code`,
+      group by coupon_id, coupon_code order by orders desc, discount desc, coupon_id, coupon_code`,
   );
 }
 

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { access } from '../../http/access.ts';
 import { Envelope, ok } from '../../http/envelope.ts';
 import { neverStored } from '../../http/no-store.ts';
-import { Role } from '../../http/roles.ts';
+import { hasAnyRole, Role } from '../../http/roles.ts';
 import { exportOrdersCsv } from './order-export.ts';
 import { OrderFilterQuery as ExportQuery } from '../orders/order.schemas.ts';
 import {
@@ -96,15 +96,17 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Coupon use in the period: orders, discount, their totals',
+        summary:
+          'Coupon use in the period: orders, discount, their totals (codes for Admin; Reporting reads coupon ids)',
         querystring: PeriodQuery,
         response: jsonOrCsv(Type.Array(CouponUseJson)),
       },
       config: readers,
     },
     async (request, reply) => {
-      const rows = await couponsReport(deps, request.query);
-      return wantsCsv(request) ? sendCsv(reply, 'coupons', couponsCsv(rows)) : ok(rows);
+      const withCodes = request.caller.kind === 'admin' && hasAnyRole(request.caller.roles, [Role.Admin]);
+      const rows = await couponsReport(deps, request.query, withCodes);
+      return wantsCsv(request) ? sendCsv(reply, 'coupons', couponsCsv(rows, withCodes)) : ok(rows);
     },
   );
 

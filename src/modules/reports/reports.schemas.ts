@@ -73,7 +73,10 @@ export const TopProductJson = Type.Object({
 });
 
 export const CouponUseJson = Type.Object({
-  code: Type.String(),
+  couponId: Type.Union([Type.Integer(), Type.Null()], { description: 'The coupon (checkout/coupon)' }),
+  code: Type.Union([Type.String(), Type.Null()], {
+    description: 'The code; null for a caller without the Admin role (codes are commercial data)',
+  }),
   orders: Type.Integer(),
   discount: Money('Σ coupon discounts'),
   gross: Money('Σ totals of those orders'),

@@ -92,15 +92,30 @@ export function topProductsCsv(rows: Awaited<ReturnType<typeof topProductsReport
   );
 }
 
-export async function couponsReport(deps: ReportDeps, query: { from?: string; to?: string }) {
+/**
+ * Coupon use in the period. Codes are commercial data (a live code is a discount anyone can type):
+ * without `withCodes` (a Reporting-only caller) each row names its coupon by id, with `code` null.
+ */
+export async function couponsReport(
+  deps: ReportDeps,
+  query: { from?: string; to?: string },
+  withCodes: boolean,
+) {
   const { period } = await periodFor(deps, query);
   const rows = await couponUse(deps.db, period);
-  return rows.map((r) => ({ ...r, discount: money(r.discount), gross: money(r.gross) }));
+  return rows.map((r) => ({
+    ...r,
+    code: withCodes ? r.code : null,
+    discount: money(r.discount),
+    gross: money(r.gross),
+  }));
 }
 
-export function couponsCsv(rows: Awaited<ReturnType<typeof couponsReport>>): string {
+/** The CSV has no `code` column when the rows carry no codes. */
+export function couponsCsv(rows: Awaited<ReturnType<typeof couponsReport>>, withCodes: boolean): string {
+  const columns = ['couponId', 'code', 'orders', 'discount', 'gross'] as const;
   return csvTable(
-    ['code', 'orders', 'discount', 'gross'],
+    columns.filter((c) => withCodes || c !== 'code'),
     rows.map((r) => ({ ...r, discount: r.discount.toFixed(2), gross: r.gross.toFixed(2) })),
   );
 }

@@ -95,6 +95,22 @@ export const SETTINGS = {
     }),
     default: 100,
   },
+  order_max_units: {
+    schema: Type.Integer({
+      minimum: 1,
+      maximum: 1_000_000,
+      description: 'Most units (the cart lines’ quantities summed) in one order',
+    }),
+    default: 200,
+  },
+  cod_max_total: {
+    schema: Money('Largest order total paid cash on delivery; above it the buyer chooses another payment'),
+    default: 500,
+  },
+  unpaid_order_alert_total: {
+    schema: Money('The back-office dashboard lists unpaid orders whose total is above this'),
+    default: 300,
+  },
   feature_loyalty: { schema: Flag('features.loyalty'), default: true },
   feature_gift_packaging: { schema: Flag('features.giftPackaging'), default: true },
   feature_wishlist: { schema: Flag('features.wishlist'), default: true },
@@ -137,11 +153,15 @@ export type EffectiveSettings = { [K in SettingKey]: SettingValue<K> };
 export type MoneySettingKey =
   | 'loyalty_reward_cash_per_unit'
   | 'free_shipping_threshold'
-  | 'gift_packaging_price';
+  | 'gift_packaging_price'
+  | 'cod_max_total'
+  | 'unpaid_order_alert_total';
 const MONEY_KEYS = new Set<string>([
   'loyalty_reward_cash_per_unit',
   'free_shipping_threshold',
   'gift_packaging_price',
+  'cod_max_total',
+  'unpaid_order_alert_total',
 ]);
 
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];

@@ -9,6 +9,9 @@ import { Value } from '@sinclair/typebox/value';
  */
 const PUBLISHED_SECRETS = ['demo-secret-change-me-before-going-live-0123456789'];
 
+/** Exactly these: a misspelt `Production` or `prod` would otherwise skip the production checks. */
+const NODE_ENVS = ['development', 'test', 'production'];
+
 const StaticUser = Type.Object(
   {
     username: Type.String({ minLength: 3, maxLength: 254 }),
@@ -22,7 +25,9 @@ const StaticUser = Type.Object(
 
 export const ConfigSchema = Type.Object(
   {
-    nodeEnv: Type.String({ default: 'development' }),
+    nodeEnv: Type.Union([Type.Literal('development'), Type.Literal('test'), Type.Literal('production')], {
+      default: 'development',
+    }),
     host: Type.String({ default: '127.0.0.1' }),
     port: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
     dataDir: Type.String({ default: './data' }),
@@ -219,6 +224,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
 export function parseConfig(raw: unknown): Config {
   const withDefaults = Value.Default(ConfigSchema, structuredClone(raw));
   const first = Value.Errors(ConfigSchema, withDefaults).First();
+  if (first?.path === '/nodeEnv') {
+    throw new ConfigError(
+      `configuration key "nodeEnv" (NODE_ENV): ${JSON.stringify(first.value)} is not one of ${NODE_ENVS.join(', ')}`,
+    );
+  }
   if (first) {
     const key = first.path.replace(/^\//, '').replaceAll('/', '.') || '(root)';
     const message = first.message.startsWith('Unexpected property') ? 'unknown key' : first.message;
@@ -230,21 +240,26 @@ export function parseConfig(raw: unknown): Config {
       throw new ConfigError(`configuration key "staticUsers.${i}": needs password or passwordHash`);
     }
   }
-  if (PUBLISHED_SECRETS.includes(config.auth.secret)) {
+  assertSecretUsable(config.auth.secret);
+  if (config.nodeEnv === 'production') assertProductionSafe(config);
+  return config;
+}
+
+/** A configured secret is held to the same floor everywhere; none configured means a generated key. */
+function assertSecretUsable(secret: string): void {
+  if (PUBLISHED_SECRETS.includes(secret)) {
     throw new ConfigError(
       'configuration key "auth.secret" (JWT_SECRET): this secret is published; choose your own',
     );
   }
-  if (config.nodeEnv === 'production') assertProductionSafe(config);
-  return config;
+  if (secret && Buffer.byteLength(secret) < 32) {
+    throw new ConfigError('configuration key "auth.secret" (JWT_SECRET): must be at least 32 bytes');
+  }
 }
 
 function assertProductionSafe(config: Config): void {
   const secret = config.auth.secret;
   if (!secret) throw new ConfigError('configuration key "auth.secret" (JWT_SECRET): required in production');
-  if (Buffer.byteLength(secret) < 32) {
-    throw new ConfigError('configuration key "auth.secret" (JWT_SECRET): must be at least 32 bytes');
-  }
   if (/demo|change-?me/i.test(secret)) {
     throw new ConfigError('configuration key "auth.secret" (JWT_SECRET): the demo secret is not allowed');
   }

@@ -11,7 +11,7 @@ import Fastify, {
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import { type Authenticate, type Caller, GUEST, installAccessGuard, resolveCaller } from './http/access.ts';
-import { AppError, clientErrorHandler, ErrorBody, handleError } from './http/errors.ts';
+import { AppError, clientErrorHandler, ErrorBody, errorHandler, isDatabaseUnavailable, loggable } from './http/errors.ts';
 import { Pagination } from './http/envelope.ts';
 import { gettingStarted } from './http/getting-started.ts';
 import { OneLinePerRequest, redactSecrets } from './http/logging.ts';
@@ -20,6 +20,7 @@ import { documentConditionalReads, documentErrorResponses, finishDocument } from
 import { securityHeaders } from './http/security-headers.ts';
 import { sharedSerializers } from './http/serializers.ts';
 import { requestIdFor } from './http/request-id.ts';
+import { UnavailableLog } from './http/unavailable-log.ts';
 import { typedBodies } from './http/validators.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { authenticateWith, Sessions } from './modules/auth/sessions.ts';
@@ -99,6 +100,8 @@ export async function buildApp(options: BuildAppOptions) {
   app.decorate('database', database);
   app.decorate('db', database.db);
   app.decorate('lifecycle', { shuttingDown: false });
+  const unavailable = new UnavailableLog(app.log);
+  app.addHook('onClose', async () => unavailable.stop());
   const tokens = new AccessTokens({
     // Without a configured secret, the key generated at the first start and kept in the database.
     secret: config.auth.secret || (await storedSigningSecret(database.db)),
@@ -109,7 +112,13 @@ export async function buildApp(options: BuildAppOptions) {
     accessTtlSeconds: config.auth.accessTtlSeconds,
     refreshTtlSeconds: config.auth.refreshTtlSeconds,
     pollMs: REVOCATION_POLL_MS,
-    onPollError: (err) => app.log.warn({ err }, 'could not read the session revocation feed'),
+    // The poll reads the database every 250 ms: its failures count into a running outage, and its
+    // first success after one ends it.
+    onPollError: (err) => {
+      if (isDatabaseUnavailable(err)) unavailable.failed(app.log, loggable(err), 'database unavailable');
+      else app.log.warn({ err }, 'could not read the session revocation feed');
+    },
+    onPollOk: () => unavailable.answered(),
   });
   const authenticate: Authenticate = authenticateWith(sessions);
   app.decorate('tokens', tokens);
@@ -117,7 +126,7 @@ export async function buildApp(options: BuildAppOptions) {
   app.decorate('sessions', sessions);
   app.decorateRequest<Caller | null>('caller', null);
 
-  app.setErrorHandler(handleError);
+  app.setErrorHandler(errorHandler(unavailable));
   app.setNotFoundHandler(routeNotFound(() => app.routeList));
   app.addSchema(ErrorBody);
   app.addSchema(Pagination);

@@ -27,6 +27,7 @@ import { authenticateWith, Sessions } from './modules/auth/sessions.ts';
 import { storedSigningSecret } from './modules/auth/sessions.repo.ts';
 import { AccessTokens } from './modules/auth/tokens.ts';
 import { modules } from './modules/index.ts';
+import { metricsModule } from './modules/metrics/metrics.routes.ts';
 import { settingsSource } from './modules/settings/settings.service.ts';
 
 declare module 'fastify' {
@@ -152,7 +153,7 @@ export async function buildApp(options: BuildAppOptions) {
     }
     request.caller = GUEST;
     const authorization = request.headers.authorization;
-    if (authorization === undefined) return done();
+    if (authorization === undefined || request.routeOptions.config.ownAuthorization) return done();
     resolveCaller(authenticate, authorization).then((caller) => {
       request.caller = caller;
       done();
@@ -198,6 +199,9 @@ export async function buildApp(options: BuildAppOptions) {
     idleSweep = setInterval(() => app.server.closeIdleConnections(), 50);
   });
   app.addHook('onClose', async () => clearInterval(idleSweep));
+
+  // Before every route: its onResponse hook observes them all (when metrics are configured).
+  await app.register(metricsModule);
 
   await app.register(cors, {
     origin: config.cors.origins.length ? config.cors.origins : false,

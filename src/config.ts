@@ -115,6 +115,16 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    /** GET /metrics (Prometheus text): off unless a token or a port is set (docs/operations.md). */
+    metrics: Type.Object(
+      {
+        /** Bearer token GET /metrics asks for on the API's own port. */
+        token: Type.Optional(Type.String({ minLength: 32, maxLength: 256 })),
+        /** A second listener on this port (same host) that serves only /metrics, without a token. */
+        port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     mail: Type.Object(
       {
         /** smtp://user:pass@host:587 or smtps://…; without it messages are kept and logged, not sent. */
@@ -157,6 +167,8 @@ const ENV_KEYS: Record<string, string[]> = {
   SMTP_URL: ['mail', 'smtpUrl'],
   MAIL_FROM: ['mail', 'from'],
   JOBS_ENABLED: ['jobs', 'enabled'],
+  METRICS_TOKEN: ['metrics', 'token'],
+  METRICS_PORT: ['metrics', 'port'],
 };
 
 function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
@@ -184,7 +196,7 @@ function envValue(name: string, raw: string): unknown {
     if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
     return raw;
   }
-  if (name === 'PORT' || name === 'DATABASE_POOL_SIZE') return /^\d+$/.test(raw) ? Number(raw) : raw;
+  if (name === 'PORT' || name === 'DATABASE_POOL_SIZE' || name === 'METRICS_PORT') return /^\d+$/.test(raw) ? Number(raw) : raw;
   return raw;
 }
 

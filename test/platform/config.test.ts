@@ -108,6 +108,13 @@ describe('configuration', () => {
     assert.equal(loadConfig({}, empty).nodeEnv, 'development');
   });
 
+  test('when metrics are configured, then the token is at least 32 characters and METRICS_* set them', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'metrics-'));
+    assert.throws(() => loadConfig({ METRICS_TOKEN: 'short' }, empty), /metrics\.token/);
+    const config = loadConfig({ METRICS_TOKEN: 't'.repeat(32), METRICS_PORT: '9464' }, empty);
+    assert.deepEqual(config.metrics, { token: 't'.repeat(32), port: 9464 });
+  });
+
   test('when the server starts with a bad key, then it exits 1 with a message naming the key', () => {
     const dir = configDir({ nope: true });
     const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], {

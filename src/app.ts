@@ -97,6 +97,13 @@ export async function buildApp(options: BuildAppOptions) {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  if (config.tracing.endpoint) {
+    // Imported only here: without an endpoint no tracing code is loaded (docs/operations.md).
+    const { startTracing } = await import('./tracing.ts');
+    const tracing = startTracing(config.tracing.endpoint);
+    await app.register(tracing.plugin);
+    app.addHook('onClose', () => tracing.shutdown());
+  }
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('db', database.db);

@@ -125,6 +125,11 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    /** OTLP over HTTP: traces go to `<endpoint>/v1/traces` when set (OTEL_EXPORTER_OTLP_ENDPOINT). */
+    tracing: Type.Object(
+      { endpoint: Type.Optional(Type.String({ pattern: '^https?://' })) },
+      { additionalProperties: false, default: {} },
+    ),
     mail: Type.Object(
       {
         /** smtp://user:pass@host:587 or smtps://…; without it messages are kept and logged, not sent. */
@@ -169,6 +174,7 @@ const ENV_KEYS: Record<string, string[]> = {
   JOBS_ENABLED: ['jobs', 'enabled'],
   METRICS_TOKEN: ['metrics', 'token'],
   METRICS_PORT: ['metrics', 'port'],
+  OTEL_EXPORTER_OTLP_ENDPOINT: ['tracing', 'endpoint'],
 };
 
 function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {

@@ -12,7 +12,14 @@ import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import { type Authenticate, type Caller, GUEST, installAccessGuard, resolveCaller } from './http/access.ts';
 import { requireAuditDeclaration } from './http/audit.ts';
-import { AppError, clientErrorHandler, ErrorBody, handleError } from './http/errors.ts';
+import {
+  AppError,
+  clientErrorHandler,
+  ErrorBody,
+  errorHandler,
+  isDatabaseUnavailable,
+  loggable,
+} from './http/errors.ts';
 import { Pagination } from './http/envelope.ts';
 import { gettingStarted } from './http/getting-started.ts';
 import { OneLinePerRequest, redactSecrets } from './http/logging.ts';
@@ -21,6 +28,7 @@ import { documentConditionalReads, documentErrorResponses, finishDocument } from
 import { securityHeaders } from './http/security-headers.ts';
 import { sharedSerializers } from './http/serializers.ts';
 import { requestIdFor } from './http/request-id.ts';
+import { UnavailableLog } from './http/unavailable-log.ts';
 import { typedBodies } from './http/validators.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { authenticateWith, Sessions } from './modules/auth/sessions.ts';
@@ -28,6 +36,7 @@ import { storedSigningSecret } from './modules/auth/sessions.repo.ts';
 import { AccessTokens } from './modules/auth/tokens.ts';
 import { recordWrite } from './modules/audit/audit.ts';
 import { modules } from './modules/index.ts';
+import { metricsModule } from './modules/metrics/metrics.routes.ts';
 import { settingsSource } from './modules/settings/settings.service.ts';
 
 declare module 'fastify' {
@@ -97,10 +106,19 @@ export async function buildApp(options: BuildAppOptions) {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  if (config.tracing.endpoint) {
+    // Imported only here: without an endpoint no tracing code is loaded (docs/operations.md).
+    const { startTracing } = await import('./tracing.ts');
+    const tracing = startTracing(config.tracing.endpoint);
+    await app.register(tracing.plugin);
+    app.addHook('onClose', () => tracing.shutdown());
+  }
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('db', database.db);
   app.decorate('lifecycle', { shuttingDown: false });
+  const unavailable = new UnavailableLog(app.log);
+  app.addHook('onClose', async () => unavailable.stop());
   const tokens = new AccessTokens({
     // Without a configured secret, the key generated at the first start and kept in the database.
     secret: config.auth.secret || (await storedSigningSecret(database.db)),
@@ -111,7 +129,13 @@ export async function buildApp(options: BuildAppOptions) {
     accessTtlSeconds: config.auth.accessTtlSeconds,
     refreshTtlSeconds: config.auth.refreshTtlSeconds,
     pollMs: REVOCATION_POLL_MS,
-    onPollError: (err) => app.log.warn({ err }, 'could not read the session revocation feed'),
+    // The poll reads the database every 250 ms: its failures count into a running outage, and its
+    // first success after one ends it.
+    onPollError: (err) => {
+      if (isDatabaseUnavailable(err)) unavailable.failed(app.log, loggable(err), 'database unavailable');
+      else app.log.warn({ err }, 'could not read the session revocation feed');
+    },
+    onPollOk: () => unavailable.answered(),
   });
   const authenticate: Authenticate = authenticateWith(sessions);
   app.decorate('tokens', tokens);
@@ -120,7 +144,7 @@ export async function buildApp(options: BuildAppOptions) {
   app.decorate('sessions', sessions);
   app.decorateRequest<Caller | null>('caller', null);
 
-  app.setErrorHandler(handleError);
+  app.setErrorHandler(errorHandler(unavailable));
   app.setNotFoundHandler(routeNotFound(() => app.routeList));
   app.addSchema(ErrorBody);
   app.addSchema(Pagination);
@@ -147,7 +171,7 @@ export async function buildApp(options: BuildAppOptions) {
     }
     request.caller = GUEST;
     const authorization = request.headers.authorization;
-    if (authorization === undefined) return done();
+    if (authorization === undefined || request.routeOptions.config.ownAuthorization) return done();
     resolveCaller(authenticate, authorization).then((caller) => {
       request.caller = caller;
       done();
@@ -193,6 +217,9 @@ export async function buildApp(options: BuildAppOptions) {
     idleSweep = setInterval(() => app.server.closeIdleConnections(), 50);
   });
   app.addHook('onClose', async () => clearInterval(idleSweep));
+
+  // Before every route: its onResponse hook observes them all (when metrics are configured).
+  await app.register(metricsModule);
 
   await app.register(cors, {
     origin: config.cors.origins.length ? config.cors.origins : false,

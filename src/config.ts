@@ -9,6 +9,9 @@ import { Value } from '@sinclair/typebox/value';
  */
 const PUBLISHED_SECRETS = ['demo-secret-change-me-before-going-live-0123456789'];
 
+/** Exactly these: a misspelt `Production` or `prod` would otherwise skip the production checks. */
+const NODE_ENVS = ['development', 'test', 'production'];
+
 const StaticUser = Type.Object(
   {
     username: Type.String({ minLength: 3, maxLength: 254 }),
@@ -22,7 +25,9 @@ const StaticUser = Type.Object(
 
 export const ConfigSchema = Type.Object(
   {
-    nodeEnv: Type.String({ default: 'development' }),
+    nodeEnv: Type.Union([Type.Literal('development'), Type.Literal('test'), Type.Literal('production')], {
+      default: 'development',
+    }),
     host: Type.String({ default: '127.0.0.1' }),
     port: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
     dataDir: Type.String({ default: './data' }),
@@ -112,6 +117,21 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    /** GET /metrics (Prometheus text): off unless a token or a port is set (docs/operations.md). */
+    metrics: Type.Object(
+      {
+        /** Bearer token GET /metrics asks for on the API's own port. */
+        token: Type.Optional(Type.String({ minLength: 32, maxLength: 256 })),
+        /** A second listener on this port (same host) that serves only /metrics, without a token. */
+        port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    /** OTLP over HTTP: traces go to `<endpoint>/v1/traces` when set (OTEL_EXPORTER_OTLP_ENDPOINT). */
+    tracing: Type.Object(
+      { endpoint: Type.Optional(Type.String({ pattern: '^https?://' })) },
+      { additionalProperties: false, default: {} },
+    ),
     mail: Type.Object(
       {
         /** smtp://user:pass@host:587 or smtps://…; without it messages are kept and logged, not sent. */
@@ -154,6 +174,9 @@ const ENV_KEYS: Record<string, string[]> = {
   SMTP_URL: ['mail', 'smtpUrl'],
   MAIL_FROM: ['mail', 'from'],
   JOBS_ENABLED: ['jobs', 'enabled'],
+  METRICS_TOKEN: ['metrics', 'token'],
+  METRICS_PORT: ['metrics', 'port'],
+  OTEL_EXPORTER_OTLP_ENDPOINT: ['tracing', 'endpoint'],
 };
 
 function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
@@ -181,7 +204,7 @@ function envValue(name: string, raw: string): unknown {
     if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
     return raw;
   }
-  if (name === 'PORT' || name === 'DATABASE_POOL_SIZE') return /^\d+$/.test(raw) ? Number(raw) : raw;
+  if (name === 'PORT' || name === 'DATABASE_POOL_SIZE' || name === 'METRICS_PORT') return /^\d+$/.test(raw) ? Number(raw) : raw;
   return raw;
 }
 
@@ -221,6 +244,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
 export function parseConfig(raw: unknown): Config {
   const withDefaults = Value.Default(ConfigSchema, structuredClone(raw));
   const first = Value.Errors(ConfigSchema, withDefaults).First();
+  if (first?.path === '/nodeEnv') {
+    throw new ConfigError(
+      `configuration key "nodeEnv" (NODE_ENV): ${JSON.stringify(first.value)} is not one of ${NODE_ENVS.join(', ')}`,
+    );
+  }
   if (first) {
     const key = first.path.replace(/^\//, '').replaceAll('/', '.') || '(root)';
     const message = first.message.startsWith('Unexpected property') ? 'unknown key' : first.message;
@@ -232,21 +260,26 @@ export function parseConfig(raw: unknown): Config {
       throw new ConfigError(`configuration key "staticUsers.${i}": needs password or passwordHash`);
     }
   }
-  if (PUBLISHED_SECRETS.includes(config.auth.secret)) {
+  assertSecretUsable(config.auth.secret);
+  if (config.nodeEnv === 'production') assertProductionSafe(config);
+  return config;
+}
+
+/** A configured secret is held to the same floor everywhere; none configured means a generated key. */
+function assertSecretUsable(secret: string): void {
+  if (PUBLISHED_SECRETS.includes(secret)) {
     throw new ConfigError(
       'configuration key "auth.secret" (JWT_SECRET): this secret is published; choose your own',
     );
   }
-  if (config.nodeEnv === 'production') assertProductionSafe(config);
-  return config;
+  if (secret && Buffer.byteLength(secret) < 32) {
+    throw new ConfigError('configuration key "auth.secret" (JWT_SECRET): must be at least 32 bytes');
+  }
 }
 
 function assertProductionSafe(config: Config): void {
   const secret = config.auth.secret;
   if (!secret) throw new ConfigError('configuration key "auth.secret" (JWT_SECRET): required in production');
-  if (Buffer.byteLength(secret) < 32) {
-    throw new ConfigError('configuration key "auth.secret" (JWT_SECRET): must be at least 32 bytes');
-  }
   if (/demo|change-?me/i.test(secret)) {
     throw new ConfigError('configuration key "auth.secret" (JWT_SECRET): the demo secret is not allowed');
   }

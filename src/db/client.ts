@@ -19,6 +19,8 @@ export type { Db };
 export interface Database {
   db: Db;
   engine: 'pglite' | 'postgres';
+  /** PostgreSQL's connection pool as it is now; PGlite has one embedded connection and no pool. */
+  poolStats?(): { total: number; idle: number; waiting: number };
   /** Runs a trivial query; throws when the database cannot answer. */
   ping(): Promise<void>;
   migrate(): Promise<void>;
@@ -266,6 +268,7 @@ async function openPostgres(
   return {
     db,
     engine: 'postgres',
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     ping: async () => {
       await pool.query('select 1');
     },

@@ -32,6 +32,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     access?: Access;
+    /** The route reads the Authorization header itself (GET /metrics): no caller is resolved from it. */
+    ownAuthorization?: boolean;
   }
 }
 

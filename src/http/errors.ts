@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { causeChain } from '../db/errors.ts';
 import { webUrlMessage } from './web-url.ts';
+import type { UnavailableLog } from './unavailable-log.ts';
 
 /** Every error code a client can receive, with the status it travels with. */
 export const ERROR_STATUS = {
@@ -124,10 +125,30 @@ const FASTIFY_CLIENT_ERRORS: Record<string, ErrorCode> = {
   FST_ERR_VALIDATION: 'VALIDATION_FAILED',
 };
 
-/** The one place where any thrown error becomes an HTTP answer. */
-export function handleError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
+/**
+ * The one place where any thrown error becomes an HTTP answer. Database outages are logged through
+ * `unavailable`: the first with its stack, the rest counted.
+ */
+export function errorHandler(unavailable: UnavailableLog) {
+  return function handleError(
+    error: FastifyError | AppError,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): FastifyReply {
+    return answerError(error, request, reply, unavailable);
+  };
+}
+
+function answerError(
+  error: FastifyError | AppError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  unavailable: UnavailableLog,
+): FastifyReply {
   if (error instanceof AppError) {
-    if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (error.status >= 500 && isDatabaseUnavailable(error.cause)) {
+      unavailable.failed(request.log, loggable(error.cause), 'database unavailable');
+    } else if (error.status >= 500) request.log.error({ err: error }, 'request failed');
     return reply.status(error.status).send(errorBody(error.code, error.message, error.details));
   }
   if (error.validation) {
@@ -164,7 +185,7 @@ export function handleError(error: FastifyError | AppError, request: FastifyRequ
       .send(errorBody('UNPROCESSABLE', 'a number is out of the range the database can store'));
   }
   if (isDatabaseUnavailable(error)) {
-    request.log.error(loggable(error), 'database unavailable');
+    unavailable.failed(request.log, loggable(error), 'database unavailable');
     return reply
       .status(503)
       .header('retry-after', '1')
@@ -189,7 +210,7 @@ const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
 const NUMBER_OUT_OF_RANGE = '22003';
 
 /** True for a lost, refused or timed-out database connection, also when wrapped. */
-function isDatabaseUnavailable(error: unknown): boolean {
+export function isDatabaseUnavailable(error: unknown): boolean {
   return causeChain(error).some(
     ({ code, message }) =>
       (typeof code === 'string' && CONNECTION_ERRORS.has(code)) ||
@@ -201,7 +222,7 @@ function isDatabaseUnavailable(error: unknown): boolean {
  * drizzle's error message carries the SQL parameters (password hashes, e-mail addresses): log
  * the driver's error and the statement, never the values.
  */
-function loggable(error: unknown): Record<string, unknown> {
+export function loggable(error: unknown): Record<string, unknown> {
   const wrapped = error as { query?: unknown; params?: unknown; cause?: unknown };
   if (typeof wrapped.query === 'string' && Array.isArray(wrapped.params)) {
     return { err: wrapped.cause ?? new Error('query failed'), query: wrapped.query };

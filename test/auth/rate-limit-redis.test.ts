@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from '../../src/app.ts';
 import { startTestApp, type TestApp, testConfig } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { startProxy } from '../helpers/hardening/proxy.ts';
 import { uniqueEmail } from './auth-helpers.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -102,6 +104,51 @@ describe('rate limits shared through Redis', { skip }, () => {
     assert.equal(refused.statusCode, 429, refused.body);
     assert.ok(Number(refused.headers['retry-after']) > 0);
     assert.equal((await login(two, '10.9.0.3', password)).statusCode, 200);
+  });
+
+  test('when Redis becomes unreachable, then the metric says so and logins are not limited until it is back', async () => {
+    const { hostname, port } = new URL(REDIS_URL);
+    const proxy = await startProxy(Number(port || 6379), hostname);
+    const token = randomBytes(24).toString('hex');
+    const t = await startTestApp({
+      testDatabase: testDb,
+      config: {
+        redisUrl: `redis://127.0.0.1:${proxy.port}`,
+        rateLimit: {
+          enabled: true,
+          loginPerIp: 1,
+          windowSeconds: 60,
+          keyPrefix: `test-${randomBytes(6).toString('hex')}:`,
+        },
+        metrics: { token },
+      },
+    });
+    const reachable = async () => {
+      const res = await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${token}` } });
+      return res.body.match(/^shop_rate_limit_store_reachable (\d)$/m)?.[1];
+    };
+    const login = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/rest/auth/customer/login',
+        remoteAddress: '10.9.0.7',
+        payload: { username: uniqueEmail(), password: 'wrong-password' },
+      });
+    try {
+      assert.equal(await reachable(), '1');
+      proxy.mode = 'refuse';
+      proxy.cutAll();
+      for (let i = 0; i < 100 && (await reachable()) !== '0'; i++) await sleep(20);
+      assert.equal(await reachable(), '0');
+      // loginPerIp is 1, yet nothing is counted while the store is away.
+      assert.deepEqual([(await login()).statusCode, (await login()).statusCode], [401, 401]);
+      proxy.mode = 'pass';
+      for (let i = 0; i < 250 && (await reachable()) !== '1'; i++) await sleep(20);
+      assert.equal(await reachable(), '1');
+    } finally {
+      await t.close();
+      await proxy.close();
+    }
   });
 
   test('when the Redis URL does not answer, then the app refuses to start', async () => {

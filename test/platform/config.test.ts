@@ -84,6 +84,37 @@ describe('configuration', () => {
     );
   });
 
+  test('when a configured secret is shorter than 32 bytes, then it is refused in every environment', () => {
+    for (const nodeEnv of ['development', 'test', 'production']) {
+      assert.throws(
+        () => parseConfig({ nodeEnv, auth: { secret: 'only-31-bytes-long-0123456789ab' } }),
+        /auth\.secret.*at least 32 bytes/,
+      );
+    }
+    // None configured: the generated key stays the development default.
+    assert.equal(parseConfig({ nodeEnv: 'development' }).auth.secret, '');
+  });
+
+  test('when NODE_ENV is not exactly development, test or production, then the start is refused naming it', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'env-'));
+    for (const value of ['Production', 'prod', 'PRODUCTION', 'staging']) {
+      assert.throws(() => loadConfig({ NODE_ENV: value }, empty), (err: Error) => {
+        assert.ok(err instanceof ConfigError);
+        assert.match(err.message, new RegExp(`NODE_ENV.*"${value}" is not one of development, test, production`));
+        return true;
+      });
+    }
+    for (const value of ['development', 'test']) assert.equal(loadConfig({ NODE_ENV: value }, empty).nodeEnv, value);
+    assert.equal(loadConfig({}, empty).nodeEnv, 'development');
+  });
+
+  test('when metrics are configured, then the token is at least 32 characters and METRICS_* set them', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'metrics-'));
+    assert.throws(() => loadConfig({ METRICS_TOKEN: 'short' }, empty), /metrics\.token/);
+    const config = loadConfig({ METRICS_TOKEN: 't'.repeat(32), METRICS_PORT: '9464' }, empty);
+    assert.deepEqual(config.metrics, { token: 't'.repeat(32), port: 9464 });
+  });
+
   test('when the server starts with a bad key, then it exits 1 with a message naming the key', () => {
     const dir = configDir({ nope: true });
     const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], {

@@ -35,6 +35,12 @@ describe('health and graceful shutdown', () => {
     assert.equal(body.data.database, testDb.database.engine);
   });
 
+  test('when neither metrics.token nor metrics.port is set, then GET /metrics answers 404', async () => {
+    const res = await fetch(`${base}/metrics`);
+    assert.equal(res.status, 404);
+    assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'NOT_FOUND');
+  });
+
   test('when the server closes, then in-flight requests finish, new ones get 503, and the port closes', async () => {
     const inFlight = fetch(`${base}/rest/test/slow`);
     await sleep(100);

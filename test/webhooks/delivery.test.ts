@@ -7,6 +7,9 @@ import { body, type TestApp, startTestApp } from '../helpers/app.ts';
 import { adminHeaders } from '../helpers/catalog-factories.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { registerCustomer } from '../auth/auth-helpers.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../src/db/client.ts';
 import { webhook } from '../../src/modules/webhooks/webhooks.tables.ts';
 
 type Json = Record<string, unknown>;
@@ -97,6 +100,37 @@ describe('webhooks: signed deliveries through the job queue', () => {
       assert.ok(!Number.isNaN(Date.parse(verified.timestamp)));
       assert.match(String(delivery.headers['webhook-id']), /^evt_\d+$/);
       assert.match(String(delivery.headers['webhook-signature']), /^v1,/);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('when deliveries are queued, then a job held by a dead worker expires 15 s after it was taken (the 10 s bound and 5 s)', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      await subscribe(receiver.url, ['customer.registered']);
+      await registerCustomer(t.app);
+      await receiver.until((all) => all.length >= 1);
+      // The jobs of both deliveries (the webhook, the welcome e-mail) as pg-boss stored them.
+      let rows: { name: string; seconds: number }[] = [];
+      for (let i = 0; i < 100 && new Set(rows.map((r) => r.name)).size < 2; i++) {
+        rows = await queryRows(
+          t.database.db,
+          sql`select name, extract(epoch from expire_in)::int as seconds from pgboss.job
+              where name in ('webhook-deliver', 'mail-send')`,
+        );
+        await sleep(50);
+      }
+      assert.deepEqual(new Set(rows.map((r) => r.name)), new Set(['webhook-deliver', 'mail-send']));
+      for (const row of rows) assert.equal(row.seconds, 15, `${row.name} expires after ${row.seconds} s`);
+      const policies = await queryRows<{ name: string; expire_seconds: number }>(
+        t.database.db,
+        sql`select name, expire_seconds from pgboss.queue where name in ('webhook-deliver', 'mail-send')`,
+      );
+      assert.deepEqual(
+        policies.map((p) => p.expire_seconds),
+        [15, 15],
+      );
     } finally {
       await receiver.close();
     }

@@ -23,6 +23,8 @@ export interface SessionOptions {
   /** How often every instance reads the revocation feed; revocations elsewhere take effect within it. */
   pollMs: number;
   onPollError(err: unknown): void;
+  /** Told after each poll that read the feed. */
+  onPollOk?(): void;
 }
 
 /** Verified tokens kept so a client's repeated requests skip the signature and session checks. */
@@ -108,7 +110,10 @@ export class Sessions {
       if (this.polling) return;
       this.polling = true;
       this.sync()
-        .catch((err) => this.options.onPollError(err))
+        .then(
+          () => this.options.onPollOk?.(),
+          (err) => this.options.onPollError(err),
+        )
         .finally(() => {
           this.polling = false;
         });

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type PgBoss from 'pg-boss';
 import { privateWebhookTargetsAllowed } from '../../config.ts';
 import { relayEvents } from './relay.ts';
-import { createMailer, MAIL_QUEUE, runMailAttempt } from '../mail/mail.delivery.ts';
+import { createMailer, MAIL_QUEUE, MAIL_SEND_TIMEOUT_MS, runMailAttempt } from '../mail/mail.delivery.ts';
 import {
   DELIVERY_QUEUE,
   type DeliveryJob,
@@ -10,6 +11,18 @@ import {
 } from '../webhooks/delivery.ts';
 import { type Queue, startQueue, stopQueue } from '../jobs/queue.ts';
 import { scheduleVacuum, VACUUM_QUEUE, vacuumDatabase } from '../jobs/vacuum.ts';
+
+/**
+ * A delivery job still active this long after its attempts' bound belongs to a worker that died:
+ * pg-boss's maintenance, run every EXPIRY_SWEEP_SECONDS on PostgreSQL, hands it to another
+ * instance. (pg-boss 10 has no worker heartbeat: the expiry is the only sign of a dead worker.)
+ */
+const EXPIRY_MARGIN_SECONDS = 5;
+const EXPIRY_SWEEP_SECONDS = 5;
+
+function expiryPolicy(name: string, boundMs: number): PgBoss.Queue {
+  return { name, expireInSeconds: Math.ceil(boundMs / 1000) + EXPIRY_MARGIN_SECONDS };
+}
 
 /** Jobs fetched by one poll of a worker, and sent at once (a delivery job holds up to 50 attempts). */
 const DELIVERY_BATCH = 4;
@@ -54,13 +67,18 @@ export const jobsModule: FastifyPluginAsync = async (app) => {
 
   app.addHook('onReady', async () => {
     const embedded = app.database.engine === 'pglite';
+    const sweep = Math.max(1, Math.round(config.jobs.relayIntervalMs / 1000) * 30);
     const q = await startQueue(app.db, {
       onError: (err) => app.log.error({ err }, 'job queue error'),
-      maintenanceIntervalSeconds: Math.max(1, Math.round(config.jobs.relayIntervalMs / 1000) * 30),
+      // PGlite hands a dead process's jobs out again at start (startQueue): no hurry to expire them.
+      maintenanceIntervalSeconds: embedded ? sweep : Math.min(EXPIRY_SWEEP_SECONDS, sweep),
       embedded,
     });
     queue = q;
-    await q.createQueue(DELIVERY_QUEUE);
+    // Updated as well as created: a queue an earlier version created takes the policy too.
+    const deliveryPolicy = expiryPolicy(DELIVERY_QUEUE, config.webhooks.timeoutMs);
+    await q.createQueue(DELIVERY_QUEUE, deliveryPolicy);
+    await q.updateQueue(DELIVERY_QUEUE, deliveryPolicy);
     let workerId = '';
     workerId = await q.work<DeliveryJob>(
       DELIVERY_QUEUE,
@@ -81,7 +99,9 @@ export const jobsModule: FastifyPluginAsync = async (app) => {
         }
       }),
     );
-    await q.createQueue(MAIL_QUEUE);
+    const mailPolicy = expiryPolicy(MAIL_QUEUE, MAIL_SEND_TIMEOUT_MS);
+    await q.createQueue(MAIL_QUEUE, mailPolicy);
+    await q.updateQueue(MAIL_QUEUE, mailPolicy);
     const mailer = createMailer(
       {
         smtpUrl: config.mail.smtpUrl,

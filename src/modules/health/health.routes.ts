@@ -33,8 +33,11 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw new AppError('SERVICE_UNAVAILABLE', 'the service is shutting down');
       try {
         await app.database.ping();
-      } catch {
-        throw new AppError('SERVICE_UNAVAILABLE', 'the database is not reachable');
+      } catch (err) {
+        // The cause decides how the failure is logged: an outage is counted, not logged per probe.
+        const unreachable = new AppError('SERVICE_UNAVAILABLE', 'the database is not reachable');
+        unreachable.cause = err;
+        throw unreachable;
       }
       return ok({ status: 'ready' as const, database: app.database.engine });
     },

@@ -23,8 +23,21 @@ export interface Mailer {
   log: (message: { to: string; subject: string; text: string }) => void;
 }
 
+/**
+ * One SMTP send, whole: bounded so that a job still active past it (and the queue's margin)
+ * belongs to a worker that died, and another instance takes it.
+ */
+export const MAIL_SEND_TIMEOUT_MS = 10_000;
+
 export function createMailer(settings: MailSettings, log: Mailer['log']): Mailer {
-  const transport = settings.smtpUrl ? nodemailer.createTransport(settings.smtpUrl) : undefined;
+  const transport = settings.smtpUrl
+    ? nodemailer.createTransport({
+        url: settings.smtpUrl,
+        connectionTimeout: MAIL_SEND_TIMEOUT_MS,
+        greetingTimeout: MAIL_SEND_TIMEOUT_MS,
+        socketTimeout: MAIL_SEND_TIMEOUT_MS,
+      })
+    : undefined;
   return { settings, transport, log };
 }
 
@@ -45,10 +58,10 @@ export async function queueMailJobs(
     name: MAIL_QUEUE,
     data: { messageId: m.id, attempt: m.attempts + 1 },
     startAfter: m.nextAttemptAt ?? undefined,
+    // The expiry is the queue's (src/modules/delivery/index.ts): MAIL_SEND_TIMEOUT_MS and a margin.
     retryLimit: 3,
-    retryDelay: 5,
+    retryDelay: 1,
     retryBackoff: true,
-    expireInSeconds: 60,
   }));
   await queue.insert(jobs);
   await db
@@ -102,6 +115,7 @@ export async function runMailAttempt(
       subject: message.subject,
       text: message.textBody,
       html: message.htmlBody,
+      signal: AbortSignal.timeout(MAIL_SEND_TIMEOUT_MS),
     });
   } catch (err) {
     error = (err as Error).message;

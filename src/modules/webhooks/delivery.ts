@@ -68,13 +68,11 @@ function jobOf(attempts: AttemptRef[], startAfter: Date | null): PgBoss.JobInser
     data: { attempts },
     startAfter: startAfter ?? undefined,
     // pg-boss's own retries cover only a worker that died or a database error mid-attempt; a
-    // refused or failed request is a finished attempt whose successor is queued by us.
+    // refused or failed request is a finished attempt whose successor is queued by us. The
+    // expiry is the queue's (src/modules/delivery/index.ts): the request bound and a margin.
     retryLimit: 3,
-    retryDelay: 5,
+    retryDelay: 1,
     retryBackoff: true,
-    // Past the 10 s request bound: a job active longer belongs to a worker that died (on
-    // PostgreSQL another instance then takes it; PGlite hands it out again at start).
-    expireInSeconds: 30,
   };
 }
 

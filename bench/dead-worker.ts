@@ -8,29 +8,15 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
+import { scratchDatabase } from './scratch-database.ts';
 import { ROOT } from '../test/helpers/hardening/fixtures.ts';
 import { adminLogin, http, type ServerProcess, startServer } from '../test/helpers/hardening/server.ts';
 
 const args = process.argv.slice(2);
 const ROUNDS = Number(args.includes('--rounds') ? args[args.indexOf('--rounds') + 1] : 3);
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function admin(sqlText: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sqlText);
-  } finally {
-    await client.end();
-  }
-}
-
 async function round(): Promise<number> {
-  const name = `shop_bench_dead_worker_${randomBytes(4).toString('hex')}`;
-  await admin(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const name = randomBytes(4).toString('hex');
+  const database = await scratchDatabase('shop_bench_dead_worker');
   const held: ServerResponse[] = [];
   let first = 0;
   let onFirst: () => void = () => {};
@@ -54,7 +40,7 @@ async function round(): Promise<number> {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const target = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  const options = { databaseUrl: url.toString(), config: { staticUsers: [ROOT] } };
+  const options = { databaseUrl: database.url, config: { staticUsers: [ROOT] } };
   let a: ServerProcess | undefined;
   let b: ServerProcess | undefined;
   try {
@@ -77,7 +63,7 @@ async function round(): Promise<number> {
     await a?.stop(1_000);
     await b?.stop(5_000);
     receiver.close();
-    await admin(`drop database if exists ${name} with (force)`);
+    await database.drop();
   }
 }
 

@@ -5,29 +5,15 @@
 // Usage: node --import tsx bench/revocation.ts [--rounds 40]
 //        (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres; the database is dropped)
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { scratchDatabase } from './scratch-database.ts';
 import { buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
 
 const args = process.argv.slice(2);
 const ROUNDS = Number(args.includes('--rounds') ? args[args.indexOf('--rounds') + 1] : 40);
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const name = `shop_bench_revocation_${randomBytes(4).toString('hex')}`;
-
-async function admin(sqlText: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sqlText);
-  } finally {
-    await client.end();
-  }
-}
-
-await admin(`create database ${name}`);
-const url = new URL(adminUrl);
-url.pathname = `/${name}`;
+const scratch = await scratchDatabase('shop_bench_revocation');
+const run = randomBytes(4).toString('hex');
 const config = parseConfig({
   logLevel: 'silent',
   seedDemo: false,
@@ -35,7 +21,7 @@ const config = parseConfig({
   rateLimit: { enabled: false },
   jobs: { enabled: false },
 });
-const open = () => openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+const open = () => openDatabase({ databaseUrl: scratch.url, dataDir: '' });
 const dbA = await open();
 await dbA.migrate();
 const dbB = await open();
@@ -50,7 +36,7 @@ try {
       method: 'POST',
       url: '/rest/auth/customer/register',
       payload: {
-        email: `r${round}-${name}@example.com`,
+        email: `r${round}-${run}@example.com`,
         password: 'revocation-bench',
         firstName: 'R',
         lastName: 'B',
@@ -76,7 +62,7 @@ try {
   await b.close();
   await dbA.close();
   await dbB.close();
-  await admin(`drop database if exists ${name} with (force)`);
+  await scratch.drop();
 }
 delays.sort((x, y) => x - y);
 const at = (q: number) => delays[Math.min(delays.length - 1, Math.floor(q * delays.length))].toFixed(0);

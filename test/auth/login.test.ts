@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
+import { insertAdmin } from '../../src/modules/auth/auth.repo.ts';
 import { hashPassword } from '../../src/modules/auth/passwords.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createAdmin, get, login, post, ROOT, registerCustomer, uniqueEmail } from './auth-helpers.ts';
@@ -72,10 +73,14 @@ describe('login', () => {
   });
 
   test('when a database user shares a static username, then the static user always wins', async () => {
-    await createAdmin(t.app, rootToken, {
+    // The API refuses such a user (409, test/auth/admin-users.test.ts); one made before the static
+    // user was configured can still exist.
+    await insertAdmin(t.app.db, {
       username: SHADOW.username,
-      password: 'database-password',
+      passwordHash: await hashPassword('database-password'),
+      name: 'Database',
       roles: [1],
+      active: true,
     });
     const withDbPassword = await post(t.app, '/rest/auth/admin/login', {
       username: SHADOW.username,

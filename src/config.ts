@@ -150,6 +150,21 @@ export type Config = Static<typeof ConfigSchema>;
 export function privateWebhookTargetsAllowed(config: Config): boolean {
   return config.webhooks.allowPrivateTargets ?? config.nodeEnv !== 'production';
 }
+
+/** Webhook targets must be https:// in production (docs/events.md). */
+export function webhookTargetsHttpsOnly(config: Config): boolean {
+  return config.nodeEnv === 'production';
+}
+
+/** Without SMTP, development prints each message to the log; elsewhere it only stays in the outbox. */
+export function mailPrintedToLog(config: Config): boolean {
+  return config.nodeEnv === 'development';
+}
+
+/** The demo shop is never loaded into a production database, whatever `seedDemo` says. */
+export function demoShopAllowed(config: Config): boolean {
+  return config.seedDemo && config.nodeEnv !== 'production';
+}
 export type StaticUserConfig = Static<typeof StaticUser>;
 
 export class ConfigError extends Error {}
@@ -204,7 +219,8 @@ function envValue(name: string, raw: string): unknown {
     if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
     return raw;
   }
-  if (name === 'PORT' || name === 'DATABASE_POOL_SIZE' || name === 'METRICS_PORT') return /^\d+$/.test(raw) ? Number(raw) : raw;
+  if (name === 'PORT' || name === 'DATABASE_POOL_SIZE' || name === 'METRICS_PORT')
+    return /^\d+$/.test(raw) ? Number(raw) : raw;
   return raw;
 }
 

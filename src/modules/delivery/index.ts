@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type PgBoss from 'pg-boss';
-import { privateWebhookTargetsAllowed } from '../../config.ts';
+import { mailPrintedToLog, privateWebhookTargetsAllowed, webhookTargetsHttpsOnly } from '../../config.ts';
 import { relayEvents } from './relay.ts';
 import { createMailer, MAIL_QUEUE, MAIL_SEND_TIMEOUT_MS, runMailAttempt } from '../mail/mail.delivery.ts';
 import {
@@ -43,7 +43,7 @@ export const jobsModule: FastifyPluginAsync = async (app) => {
   const settings: DeliverySettings = {
     timeoutMs: config.webhooks.timeoutMs,
     allowPrivate: privateWebhookTargetsAllowed(config),
-    httpsOnly: config.nodeEnv === 'production',
+    httpsOnly: webhookTargetsHttpsOnly(config),
     retryBaseMs: config.jobs.retryBaseMs,
     retryMaxMs: config.jobs.retryMaxMs,
     maxAttempts: config.jobs.maxAttempts,
@@ -106,7 +106,7 @@ export const jobsModule: FastifyPluginAsync = async (app) => {
       {
         smtpUrl: config.mail.smtpUrl,
         from: config.mail.from,
-        printToLog: config.nodeEnv === 'development',
+        printToLog: mailPrintedToLog(config),
         retryBaseMs: config.jobs.retryBaseMs,
         retryMaxMs: config.jobs.retryMaxMs,
         maxAttempts: config.jobs.maxAttempts,

@@ -1,4 +1,4 @@
-import type { Config } from '../../config.ts';
+import { type Config, demoShopAllowed } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { DEMO_CUSTOMER, demoShop } from './demo-shop.ts';
@@ -45,7 +45,7 @@ export async function seedDemoAtStart(
   config: Config,
   print: (text: string) => void,
 ): Promise<boolean> {
-  if (!config.seedDemo || config.nodeEnv === 'production') return false;
+  if (!demoShopAllowed(config)) return false;
   const result = await seedDemoShop(db);
   if (result.seeded) print(demoLogins(config, result.counts));
   return result.seeded;

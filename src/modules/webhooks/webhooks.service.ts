@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Config, privateWebhookTargetsAllowed } from '../../config.ts';
+import { type Config, privateWebhookTargetsAllowed, webhookTargetsHttpsOnly } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { appliedPageSize, paginationOf } from '../../resources/pagination.ts';
@@ -73,7 +73,7 @@ function deliveryJson(row: DeliveryRow, history: AttemptRow[] = []) {
 }
 
 function targetPolicy(config: Config) {
-  return { httpsOnly: config.nodeEnv === 'production', allowPrivate: privateWebhookTargetsAllowed(config) };
+  return { httpsOnly: webhookTargetsHttpsOnly(config), allowPrivate: privateWebhookTargetsAllowed(config) };
 }
 
 function page(query: { page?: number; limit?: number }) {

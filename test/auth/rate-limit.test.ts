@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { bearer, sessionToken, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { type Pair, ROOT, uniqueEmail } from './auth-helpers.ts';
+import { createAdmin, type Pair, ROOT, uniqueEmail } from './auth-helpers.ts';
 
 const LIMITS = {
   enabled: true,
@@ -70,6 +70,34 @@ describe('rate limits (in memory)', () => {
       headers,
       payload: { username, password },
     });
+
+  test('when an Admin asks password resets of one back-office user, then the 6th in the hour is 429 and mails nothing', async () => {
+    const root = await sessionToken(t.app, {
+      sub: `static:${ROOT.username}`,
+      ctx: 'admin',
+      roles: ROOT.roles,
+    });
+    const owner = await createAdmin(t.app, root, { roles: [5] });
+    const other = await createAdmin(t.app, root, { roles: [5] });
+    const reset = (id: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/rest/system/admin-user/${id}/password-reset`,
+        headers: bearer(root),
+      });
+    const mailsTo = async (address: string) =>
+      (await t.app.inject({ method: 'GET', url: '/rest/system/mail?limit=100', headers: bearer(root) }))
+        .json()
+        .data.filter((m: { to: string }) => m.to === address).length;
+    for (let i = 0; i < 5; i++) assert.equal((await reset(owner.id)).statusCode, 202);
+    const mailed = await mailsTo(owner.username);
+    const refused = await reset(owner.id);
+    assert.equal(refused.statusCode, 429, refused.body);
+    assert.equal(refused.json().error.code, 'RATE_LIMITED');
+    assert.ok(Number(refused.headers['retry-after']) <= 3600, 'counted per hour');
+    assert.equal(await mailsTo(owner.username), mailed, 'a refused reset sends nothing');
+    assert.equal((await reset(other.id)).statusCode, 202, 'another account counts apart');
+  });
 
   test('when one account fails from many addresses, then the all-addresses limit answers 429 with Retry-After', async () => {
     const account = uniqueEmail('target');

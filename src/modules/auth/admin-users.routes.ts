@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access, type Caller } from '../../http/access.ts';
 import { Envelope, ListEnvelope, ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
+import { limitCounter } from '../../http/limit-counter.ts';
 import { neverStored } from '../../http/no-store.ts';
 import { errorResponse } from '../../http/openapi.ts';
 import {
@@ -126,6 +127,7 @@ function writeRoutes(app: TypedApp): void {
       ok(await updateAdminUser(app.db, app.config, actorOf(request.caller), request.params.id, request.body)),
   );
 
+  const resetsPerAccount = limitCounter(app, 'passwordResetPerEmail', 'password-reset:admin', 3600);
   app.post(
     `${PATH}/:id/password-reset`,
     {
@@ -138,6 +140,8 @@ function writeRoutes(app: TypedApp): void {
         response: { 202: Accepted, 403: errorResponse(403), 404: errorResponse(404) },
       },
       config: writeConfig,
+      // As many reset e-mails an hour to one account as a customer may ask for (passwordResetPerEmail).
+      preHandler: async (request, reply) => resetsPerAccount.take(String(request.params.id), reply),
     },
     async (request, reply) => {
       await requestAdminPasswordReset(app.db, app.config, actorOf(request.caller), request.params.id);

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hashOpaqueToken } from './tokens.ts';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -19,10 +20,6 @@ export const ADMIN_RESET_MINUTES = 30;
 /** How long an invitation is valid: the new user may not read it the same hour. */
 export const INVITATION_DAYS = 7;
 
-function hashOf(code: string): string {
-  return createHash('sha256').update(code).digest('hex');
-}
-
 /** A fresh code of 256 random bits; an older unused one of the account stops working. */
 async function issueAdminCode(
   db: Db,
@@ -38,7 +35,7 @@ async function issueAdminCode(
   await db.insert(adminAccountToken).values({
     adminUserId,
     purpose,
-    tokenHash: hashOf(code),
+    tokenHash: hashOpaqueToken(code),
     expiresAt: new Date(Date.now() + validMs),
   });
   return code;
@@ -63,15 +60,11 @@ export async function mailAdminCode(
       token,
       days: INVITATION_DAYS,
     });
-    return;
+  } else {
+    const token = await issueAdminCode(db, admin.id, purpose, ADMIN_RESET_MINUTES * 60_000);
+    const minutes = ADMIN_RESET_MINUTES;
+    await writeMail(db, config, admin.username, { template: 'admin_password_reset', name, token, minutes });
   }
-  const token = await issueAdminCode(db, admin.id, purpose, ADMIN_RESET_MINUTES * 60_000);
-  await writeMail(db, config, admin.username, {
-    template: 'admin_password_reset',
-    name,
-    token,
-    minutes: ADMIN_RESET_MINUTES,
-  });
 }
 
 /**
@@ -86,7 +79,7 @@ export async function confirmAdminPasswordReset(db: Db, code: string, password: 
       .set({ usedAt: sql`now()` })
       .where(
         and(
-          eq(adminAccountToken.tokenHash, hashOf(code)),
+          eq(adminAccountToken.tokenHash, hashOpaqueToken(code)),
           isNull(adminAccountToken.usedAt),
           gt(adminAccountToken.expiresAt, sql`now()`),
         ),

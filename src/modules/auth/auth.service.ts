@@ -18,7 +18,7 @@ import type { PasswordGuard } from './login-limits.ts';
 import { startEmailVerification } from './self-service.service.ts';
 import { hashPassword, plainPasswordMatches, verifyDummyPassword, verifyPassword } from './passwords.ts';
 import type { Sessions, TokenPair } from './sessions.ts';
-import { type AccessClaims, type AccessTokens, type AuthContext, hashRefreshToken } from './tokens.ts';
+import { type AccessClaims, type AccessTokens, type AuthContext, hashOpaqueToken } from './tokens.ts';
 
 export interface AuthDeps {
   db: Db;
@@ -154,7 +154,7 @@ async function refreshedClaims(
 
 /** A new access token; the refresh token does not rotate and stays valid until it expires or is revoked. */
 export async function refreshAccess(deps: AuthDeps, ctx: AuthContext, refreshToken: string) {
-  const session = await findLiveRefreshSession(deps.db, hashRefreshToken(refreshToken), ctx);
+  const session = await findLiveRefreshSession(deps.db, hashOpaqueToken(refreshToken), ctx);
   const claims = session === undefined ? undefined : await refreshedClaims(deps, ctx, session.subject);
   if (!session || !claims) throw invalidRefreshToken();
   return { access_token: await deps.tokens.sign({ ...claims, sid: session.id }) };
@@ -166,7 +166,7 @@ export async function refreshAccess(deps: AuthDeps, ctx: AuthContext, refreshTok
  * the answer never tells whether a guessed token existed.
  */
 export async function logout(deps: AuthDeps, ctx: AuthContext, refreshToken: string): Promise<void> {
-  await revokeRefreshToken(deps.db, hashRefreshToken(refreshToken), ctx);
+  await revokeRefreshToken(deps.db, hashOpaqueToken(refreshToken), ctx);
 }
 
 /**

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hashOpaqueToken } from './tokens.ts';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -27,10 +28,6 @@ export const RESET_MINUTES = 30;
 /** How long an e-mail verification code is valid. */
 const VERIFICATION_DAYS = 7;
 
-function hashOf(code: string): string {
-  return createHash('sha256').update(code).digest('hex');
-}
-
 /** A fresh code: 256 random bits; only its hash is stored. */
 async function issueCode(
   db: Db,
@@ -53,7 +50,7 @@ async function issueCode(
   await db.insert(customerAccountToken).values({
     customerId,
     purpose,
-    tokenHash: hashOf(code),
+    tokenHash: hashOpaqueToken(code),
     expiresAt: new Date(Date.now() + validMs),
   });
   return code;
@@ -66,7 +63,7 @@ async function useCode(db: Db, code: string, purpose: AccountTokenPurpose): Prom
     .set({ usedAt: sql`now()` })
     .where(
       and(
-        eq(customerAccountToken.tokenHash, hashOf(code)),
+        eq(customerAccountToken.tokenHash, hashOpaqueToken(code)),
         eq(customerAccountToken.purpose, purpose),
         isNull(customerAccountToken.usedAt),
         gt(customerAccountToken.expiresAt, sql`now()`),

@@ -6,7 +6,7 @@ import { pruneRevocations, revokedSince, sessionIsLive } from './sessions.repo.t
 import {
   type AccessClaims,
   type AccessTokens,
-  hashRefreshToken,
+  hashOpaqueToken,
   LEEWAY_SECONDS,
   newRefreshToken,
   TokenError,
@@ -59,7 +59,7 @@ export class Sessions {
   async open(claims: Omit<AccessClaims, 'sid'>, db: Db = this.db): Promise<TokenPair> {
     const refreshToken = newRefreshToken();
     const sid = await insertRefreshToken(db, {
-      tokenHash: hashRefreshToken(refreshToken),
+      tokenHash: hashOpaqueToken(refreshToken),
       context: claims.ctx,
       subject: claims.sub,
       expiresAt: new Date(Date.now() + this.options.refreshTtlSeconds * 1000),

@@ -139,6 +139,7 @@ export function newRefreshToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-export function hashRefreshToken(token: string): string {
+/** The stored form of an opaque secret (refresh tokens, e-mailed codes): its SHA-256, in hex. */
+export function hashOpaqueToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
-import { outbox } from '../src/modules/events/outbox.tables.ts';
+import { outbox } from '../src/modules/outbox/outbox.tables.ts';
 
 const args = process.argv.slice(2);
 const EVENTS = Number(args.includes('--events') ? args[args.indexOf('--events') + 1] : 2000);

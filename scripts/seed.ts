@@ -2,7 +2,7 @@
 // Idempotent: a catalog that already has products is left alone.
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
-import { demoLogins, seedDemoShop } from '../src/modules/demo/seed.ts';
+import { demoLogins, seedDemoShop } from '../src/seed/seed.ts';
 
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });

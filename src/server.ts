@@ -2,7 +2,7 @@ import { buildApp, loggerOptions } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { DataDirLockedError } from './db/lock.ts';
-import { seedDemoAtStart } from './modules/demo/seed.ts';
+import { seedDemoAtStart } from './seed/seed.ts';
 
 /** One line per stage of the start, with the seconds since the process began: a first start is not silent. */
 function progress(text: string): void {

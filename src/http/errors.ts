@@ -76,7 +76,9 @@ export const ErrorBody = Type.Object(
           Type.Object({
             field: Type.String(),
             message: Type.String(),
-            variantId: Type.Optional(Type.Integer({ description: 'OUT_OF_STOCK: the variant that is short' })),
+            variantId: Type.Optional(
+              Type.Integer({ description: 'OUT_OF_STOCK: the variant that is short' }),
+            ),
             availableQty: Type.Optional(Type.Integer({ description: 'OUT_OF_STOCK: units on hand' })),
           }),
         ),
@@ -110,7 +112,7 @@ function validationDetails(error: FastifyError): ErrorDetail[] {
     const message =
       issue.keyword === 'additionalProperties'
         ? 'is not a known field'
-        : ((issue.keyword === 'pattern' && webUrlMessage(issue.params?.pattern)) || issue.message);
+        : (issue.keyword === 'pattern' && webUrlMessage(issue.params?.pattern)) || issue.message;
     return { field: field || context, message: message ?? 'is invalid' };
   });
 }

@@ -1,20 +1,22 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { adminUiRoutes } from './admin-ui/admin-ui.routes.ts';
+import { adminUiRoutes } from '../http/admin-ui.ts';
 import { auditRoutes } from './audit/audit.routes.ts';
-import { adminUserRoutes } from './auth/admin-users.routes.ts';
+import { adminUserRoutes } from './staff/admin-users.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { cartRoutes } from './cart/cart.routes.ts';
 import { catalogModule } from './catalog/index.ts';
+import { promotionsModule } from './promotions/index.ts';
+import { shippingModule } from './shipping/index.ts';
 import { checkoutRoutes } from './checkout/checkout.routes.ts';
 import { cmsModule } from './cms/index.ts';
 import { customersModule } from './customers/index.ts';
-import { healthRoutes } from './health/health.routes.ts';
-import { jobsModule } from './delivery/index.ts';
+import { healthRoutes } from '../http/health.ts';
+import { outboxModule } from './outbox/index.ts';
 import { loyaltyRoutes } from './loyalty/loyalty.routes.ts';
 import { mailRoutes } from './mail/mail.routes.ts';
-import { afterOrderRoutes } from './orders/after-order.routes.ts';
+import { afterOrderRoutes } from './fulfilment/after-order.routes.ts';
 import { orderRoutes } from './orders/order.routes.ts';
-import { placeOrderRoutes } from './orders/place-order.routes.ts';
+import { placeOrderRoutes } from './checkout/place-order.routes.ts';
 import { reportRoutes } from './reports/reports.routes.ts';
 import { settingsModule } from './settings/index.ts';
 import { webhookRoutes } from './webhooks/webhooks.routes.ts';
@@ -26,6 +28,8 @@ export const modules: FastifyPluginAsync[] = [
   adminUserRoutes,
   settingsModule,
   catalogModule,
+  shippingModule,
+  promotionsModule,
   cmsModule,
   customersModule,
   cartRoutes,
@@ -36,7 +40,7 @@ export const modules: FastifyPluginAsync[] = [
   loyaltyRoutes,
   webhookRoutes,
   mailRoutes,
-  jobsModule,
+  outboxModule,
   reportRoutes,
   auditRoutes,
   adminUiRoutes,

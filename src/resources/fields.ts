@@ -195,6 +195,14 @@ export const field = {
     );
   },
 
+  /** createdAt (sortable) and updatedAt of a table, both back-office only. */
+  timestamps(t: { createdAt: PgColumn; updatedAt: PgColumn }): { createdAt: FieldDef; updatedAt: FieldDef } {
+    return {
+      createdAt: field.timestamp(t.createdAt, { read: 'backend', sort: true }),
+      updatedAt: field.timestamp(t.updatedAt, { read: 'backend' }),
+    };
+  },
+
   /** A link or media address (WebUrl). */
   url(column: PgColumn, o: FieldOptions = {}): FieldDef {
     const input = WebUrl({ maxLength: o.maxLength });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import Fastify from 'fastify';
-import { adminUiRoutes, findAdminBuild } from '../../src/modules/admin-ui/admin-ui.routes.ts';
+import { adminUiRoutes, findAdminBuild } from '../../src/http/admin-ui.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 const built = findAdminBuild();

@@ -204,7 +204,10 @@ describe('customer self-service through HTTP and a real SMTP server', () => {
       const refused = await placeOrder(t.app, { token: customer.access_token }, { transportId });
       assert.equal(refused.json().error?.code, 'EMAIL_NOT_VERIFIED', refused.body);
       const second = await codeFrom(smtp, newEmail, /Confirm your e-mail address/, 1);
-      assert.equal((await post(t.app, '/rest/auth/customer/verify-email', { token: second })).statusCode, 200);
+      assert.equal(
+        (await post(t.app, '/rest/auth/customer/verify-email', { token: second })).statusCode,
+        200,
+      );
       const placed = await placeOrder(t.app, { token: customer.access_token }, { transportId });
       assert.equal(placed.statusCode, 201, placed.body);
     } finally {

@@ -64,7 +64,11 @@ describe('cart merge at customer login', () => {
     const token = (res.json() as { access_token: string }).access_token;
     const cart = (await call(t.app, 'GET', '/rest/cart', { token })).json().data as CartData;
     const qty = Object.fromEntries(cart.lines.map((l) => [l.productId, l.qty]));
-    assert.deepEqual(qty, { [a]: 5, [b]: 100, [c]: 1 }, 'a merge lowers a line to the cap; it never refuses the login');
+    assert.deepEqual(
+      qty,
+      { [a]: 5, [b]: 100, [c]: 1 },
+      'a merge lowers a line to the cap; it never refuses the login',
+    );
     assert.equal(cart.couponCode, coupon.code, "the guest's coupon is kept when the customer had none");
 
     const old = await call(t.app, 'GET', '/rest/cart', guest);

@@ -148,16 +148,31 @@ describe('CMS reels and sliders, shipping methods', () => {
     assert.deepEqual([patch.statusCode, patch.json().error.details[0].field], [400, 'linkUrl']);
     const products = await adminHeaders(t.app, [5]);
     for (const [path, payload, field, headers] of [
-      ['/rest/cms/slider', { ...slide, imageUrl: 'data:image/svg+xml,<svg onload=alert(1)>' }, 'imageUrl', media],
+      [
+        '/rest/cms/slider',
+        { ...slide, imageUrl: 'data:image/svg+xml,<svg onload=alert(1)>' },
+        'imageUrl',
+        media,
+      ],
       ['/rest/cms/reel', { title: 'x', videoUrl: '//evil.example/v.mp4' }, 'videoUrl', media],
       ['/rest/cms/reel', { title: 'x', videoUrl: '/v.mp4', posterUrl: 'javascript:x' }, 'posterUrl', media],
-      ['/rest/product/product', { name: 'x', sku: 'URL-1', price: 1, images: ['/ok.jpg', 'javascript:x'] }, 'images.1', products],
+      [
+        '/rest/product/product',
+        { name: 'x', sku: 'URL-1', price: 1, images: ['/ok.jpg', 'javascript:x'] },
+        'images.1',
+        products,
+      ],
     ] as const) {
       const res = await post(path, payload, headers);
       assert.equal(res.statusCode, 400, `${path} ${res.body}`);
       assert.equal(res.json().error.details[0].field, field);
     }
-    for (const linkUrl of ['https://shop.example/category/1?x=1#top', 'http://shop.example', '/category/1', '/']) {
+    for (const linkUrl of [
+      'https://shop.example/category/1?x=1#top',
+      'http://shop.example',
+      '/category/1',
+      '/',
+    ]) {
       await create(t.app, '/rest/cms/slider', { ...slide, linkUrl }, media);
     }
     const shown = (await get(`/rest/cms/slider?groupId=${group.id}&limit=100`)).json().data as Json[];

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { parseConfig } from '../../src/config.ts';
 import { queryRows } from '../../src/db/client.ts';
-import { demoLogins, type SeedResult, seedDemoShop } from '../../src/modules/demo/seed.ts';
+import { demoLogins, type SeedResult, seedDemoShop } from '../../src/seed/seed.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 type Json = Record<string, unknown>;

@@ -4,8 +4,8 @@ import type { App } from '../../src/app.ts';
 import { sessionToken } from '../helpers/app.ts';
 import type { Db } from '../../src/db/client.ts';
 import { products } from '../../src/modules/catalog/catalog.tables.ts';
-import { coupons, gifts } from '../../src/modules/catalog/promotions.tables.ts';
-import { transports } from '../../src/modules/catalog/shipping.tables.ts';
+import { coupons, gifts } from '../../src/modules/promotions/promotions.tables.ts';
+import { transports } from '../../src/modules/shipping/shipping.tables.ts';
 import { customers } from '../../src/modules/customers/customer.tables.ts';
 
 // Small factories for cart, checkout and order tests. Catalog rows are inserted directly (money in

@@ -182,7 +182,10 @@ describe('the typed client against a started service', () => {
     assert.equal(office.session.deviceToken, device, 'logout keeps it');
     await office.login(ADMIN.username, ADMIN.password);
     const logins = seen.filter((s) => s.path === '/rest/auth/admin/login');
-    assert.deepEqual(logins.map((s) => s.device), [null, device]);
+    assert.deepEqual(
+      logins.map((s) => s.device),
+      [null, device],
+    );
     // A configured admin's password is changed in the configuration (422); the header goes all the same.
     await office.api.POST('/rest/auth/admin/password', {
       body: { currentPassword: ADMIN.password, newPassword: 'ops-password-2' },

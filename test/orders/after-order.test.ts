@@ -175,8 +175,9 @@ describe('after the order: payment, shipment, cancellation, returns', () => {
 
     // The back-office list shows the order as its own page does: lines, history, shipments, returns.
     const shown = (await call(t.app, 'GET', path, { token: ops })).json().data as Order;
-    const listed = (await call(t.app, 'GET', `/rest/order/order?number=${order.number}`, { token: ops })).json()
-      .data as Order[];
+    const listed = (
+      await call(t.app, 'GET', `/rest/order/order?number=${order.number}`, { token: ops })
+    ).json().data as Order[];
     assert.deepEqual(listed, [shown]);
     assert.equal(shown.returns.length, 2);
     assert.equal(shown.shipments.length, 1);

@@ -161,7 +161,11 @@ describe('orders: reading', () => {
     assert.deepEqual(await ids('paymentStatus=pending&totalAbove=404.99'), [unpaid.id]);
     assert.deepEqual(await ids('paymentStatus=pending&totalAbove=405'), [], 'strictly above');
     for (const bad of ['paymentStatus=unpaid', 'totalAbove=-1', 'totalAbove=abc']) {
-      assert.equal((await call(t.app, 'GET', `/rest/order/order?${bad}`, { token: ops })).statusCode, 400, bad);
+      assert.equal(
+        (await call(t.app, 'GET', `/rest/order/order?${bad}`, { token: ops })).statusCode,
+        400,
+        bad,
+      );
     }
   });
 

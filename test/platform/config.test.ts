@@ -57,13 +57,15 @@ describe('configuration', () => {
       /at least 32 bytes/,
     );
     assert.throws(
-      () => parseConfig({ nodeEnv: 'production', auth: { secret: 'demo-secret-for-my-shop-0123456789abcdef' } }),
+      () =>
+        parseConfig({ nodeEnv: 'production', auth: { secret: 'demo-secret-for-my-shop-0123456789abcdef' } }),
       /demo secret/,
     );
     // The key once shipped in config/shop.json is public: refused in every environment.
     for (const nodeEnv of ['development', 'production']) {
       assert.throws(
-        () => parseConfig({ nodeEnv, auth: { secret: 'demo-secret-change-me-before-going-live-0123456789' } }),
+        () =>
+          parseConfig({ nodeEnv, auth: { secret: 'demo-secret-change-me-before-going-live-0123456789' } }),
         /published/,
       );
     }
@@ -98,13 +100,20 @@ describe('configuration', () => {
   test('when NODE_ENV is not exactly development, test or production, then the start is refused naming it', () => {
     const empty = mkdtempSync(join(tmpdir(), 'env-'));
     for (const value of ['Production', 'prod', 'PRODUCTION', 'staging']) {
-      assert.throws(() => loadConfig({ NODE_ENV: value }, empty), (err: Error) => {
-        assert.ok(err instanceof ConfigError);
-        assert.match(err.message, new RegExp(`NODE_ENV.*"${value}" is not one of development, test, production`));
-        return true;
-      });
+      assert.throws(
+        () => loadConfig({ NODE_ENV: value }, empty),
+        (err: Error) => {
+          assert.ok(err instanceof ConfigError);
+          assert.match(
+            err.message,
+            new RegExp(`NODE_ENV.*"${value}" is not one of development, test, production`),
+          );
+          return true;
+        },
+      );
     }
-    for (const value of ['development', 'test']) assert.equal(loadConfig({ NODE_ENV: value }, empty).nodeEnv, value);
+    for (const value of ['development', 'test'])
+      assert.equal(loadConfig({ NODE_ENV: value }, empty).nodeEnv, value);
     assert.equal(loadConfig({}, empty).nodeEnv, 'development');
   });
 

@@ -18,7 +18,9 @@ interface LogLine {
   count?: number;
 }
 
-describe('database outage log', { skip: testEngine === 'pglite' && 'PostgreSQL only: PGlite has no connection to lose' }, () => {
+describe('database outage log', {
+  skip: testEngine === 'pglite' && 'PostgreSQL only: PGlite has no connection to lose',
+}, () => {
   let testDatabase: TestDatabase;
   let database: Database;
   let proxy: FaultProxy | undefined;

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/db/client.ts';
-import { VACUUM_QUEUE, VACUUM_SCHEDULE } from '../../src/modules/jobs/vacuum.ts';
+import { VACUUM_QUEUE, VACUUM_SCHEDULE } from '../../src/modules/outbox/vacuum.ts';
 import { startTestApp } from '../helpers/app.ts';
 import { testEngine } from '../helpers/database.ts';
 
-// PGlite runs no autovacuum: the service vacuums it (src/modules/jobs/vacuum.ts). On PostgreSQL the
+// PGlite runs no autovacuum: the service vacuums it (src/modules/outbox/vacuum.ts). On PostgreSQL the
 // server's autovacuum does, and the service schedules nothing.
 
 const jobs = { enabled: true, relayIntervalMs: 50, pollIntervalSeconds: 0.5 };

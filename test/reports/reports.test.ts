@@ -269,10 +269,12 @@ describe('reports', () => {
     assert.equal(typeof byAdmin[0].code, 'string');
     assert.equal(typeof byAdmin[0].couponId, 'number');
     assert.deepEqual(byReporting, [{ ...byAdmin[0], code: null }]);
-    const csv = (await call(t.app, 'GET', path, { token: reporting }, undefined, { accept: 'text/csv' })).body;
+    const csv = (await call(t.app, 'GET', path, { token: reporting }, undefined, { accept: 'text/csv' }))
+      .body;
     assert.equal(csv.split('\r\n')[0], 'couponId,orders,discount,gross');
     assert.ok(!csv.includes(byAdmin[0].code), 'the code is nowhere in the CSV');
-    const adminCsv = (await call(t.app, 'GET', path, { token: admin }, undefined, { accept: 'text/csv' })).body;
+    const adminCsv = (await call(t.app, 'GET', path, { token: admin }, undefined, { accept: 'text/csv' }))
+      .body;
     assert.equal(adminCsv.split('\r\n')[0], 'couponId,code,orders,discount,gross');
     assert.ok(adminCsv.includes(byAdmin[0].code));
   });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { categoryResource } from '../../src/modules/catalog/category.resource.ts';
-import { giftResource, transportResource } from '../../src/modules/catalog/checkout.resources.ts';
+import { giftResource } from '../../src/modules/promotions/promotions.resources.ts';
+import { transportResource } from '../../src/modules/shipping/shipping.resource.ts';
 import { productResource } from '../../src/modules/catalog/product.resource.ts';
 import { reelResource, sliderGroupResource } from '../../src/modules/cms/cms.resources.ts';
 import { itemSchema } from '../../src/resources/schemas.ts';

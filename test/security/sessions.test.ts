@@ -159,8 +159,14 @@ describe('sessions and revocation', () => {
   test('when anything under /rest/auth answers, tokens and refusals alike, then Cache-Control is no-store', async () => {
     const customer = await registerCustomer(a.app);
     const answers = [
-      await post(a.app, '/rest/auth/customer/login', { username: customer.email, password: customer.password }),
-      await post(a.app, '/rest/auth/customer/login', { username: customer.email, password: 'wrong-password' }),
+      await post(a.app, '/rest/auth/customer/login', {
+        username: customer.email,
+        password: customer.password,
+      }),
+      await post(a.app, '/rest/auth/customer/login', {
+        username: customer.email,
+        password: 'wrong-password',
+      }),
       await post(a.app, '/rest/auth/customer/refresh', { refresh_token: customer.refresh_token }),
       await get(a.app, ME, customer.access_token),
       await post(a.app, '/rest/auth/admin/login', { username: ROOT.username, password: ROOT.password }),

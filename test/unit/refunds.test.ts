@@ -8,7 +8,7 @@ import {
   refundable,
   unpaid,
 } from '../../src/modules/orders/payment-states.ts';
-import { lineShares, type RefundableOrder, refundFor } from '../../src/modules/orders/refunds.ts';
+import { lineShares, type RefundableOrder, refundFor } from '../../src/modules/fulfilment/refunds.ts';
 
 // Replay a failure with FC_SEED=<seed>.
 const seed = Number(process.env.FC_SEED ?? Date.now());

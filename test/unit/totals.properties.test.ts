@@ -11,7 +11,7 @@ import {
   type TotalsLine,
   type TotalsResult,
   type TotalsTransport,
-} from '../../src/modules/checkout/totals.ts';
+} from '../../src/modules/pricing/totals.ts';
 
 // Replay a failure with FC_SEED=<seed> (fast-check's message also prints the seed and the path).
 const seed = Number(process.env.FC_SEED ?? Date.now());

@@ -9,7 +9,7 @@ import {
   type TotalsInput,
   type TotalsLine,
   type TotalsTransport,
-} from '../../src/modules/checkout/totals.ts';
+} from '../../src/modules/pricing/totals.ts';
 
 // Hand-computed golden cases: every figure in integer cents.
 
@@ -239,7 +239,9 @@ describe('computeTotals: gifts', () => {
     assert.equal(t.itemCount, 4);
     assert.equal(t.weightKg, 3);
     assert.equal(t.total, 6000);
-    assert.deepEqual(t.acceptedGifts, [{ giftId: 7, productId: 50, variantId: 50, qty: 2, unitPrice: 1500, weightKg: 0.5 }]);
+    assert.deepEqual(t.acceptedGifts, [
+      { giftId: 7, productId: 50, variantId: 50, qty: 2, unitPrice: 1500, weightKg: 0.5 },
+    ]);
     assert.deepEqual(t.giftErrors, []);
   });
 

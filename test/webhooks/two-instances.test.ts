@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { openDatabase } from '../../src/db/client.ts';
-import { outbox } from '../../src/modules/events/outbox.tables.ts';
+import { outbox } from '../../src/modules/outbox/outbox.tables.ts';
 import { type TestApp, startTestApp } from '../helpers/app.ts';
 import { adminHeaders } from '../helpers/catalog-factories.ts';
 import { createTestDatabase, type TestDatabase, testEngine } from '../helpers/database.ts';
@@ -56,14 +56,12 @@ describe('webhooks: two instances on one PostgreSQL', {
       // Committed in small transactions from both sides, as requests on two instances would.
       for (let i = 0; i < EVENTS; i += 10) {
         const db = (i / 10) % 2 === 0 ? a.database.db : b.database.db;
-        await db
-          .insert(outbox)
-          .values(
-            Array.from({ length: 10 }, (_, k) => ({
-              type: 'customer.registered',
-              payload: { customerId: i + k + 1 },
-            })),
-          );
+        await db.insert(outbox).values(
+          Array.from({ length: 10 }, (_, k) => ({
+            type: 'customer.registered',
+            payload: { customerId: i + k + 1 },
+          })),
+        );
       }
       await receiver.until((all) => new Set(all.map((r) => r.headers['webhook-id'])).size >= EVENTS, 60_000);
       const seconds = (Date.now() - started) / 1000;

@@ -2,7 +2,7 @@ import type { Config, StaticUserConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/errors.ts';
-import { recordEvent } from '../events/outbox.ts';
+import { recordEvent } from '../outbox/outbox.ts';
 import {
   findAdminById,
   findAdminByUsername,
@@ -15,7 +15,7 @@ import {
 } from './auth.repo.ts';
 import { canonicalEmail, normaliseLogin } from './email.ts';
 import type { PasswordGuard } from './login-limits.ts';
-import { startEmailVerification } from './self-service.service.ts';
+import { startEmailVerification } from '../customers/self-service.service.ts';
 import { hashPassword, plainPasswordMatches, verifyDummyPassword, verifyPassword } from './passwords.ts';
 import type { Sessions, TokenPair } from './sessions.ts';
 import { type AccessClaims, type AccessTokens, type AuthContext, hashOpaqueToken } from './tokens.ts';

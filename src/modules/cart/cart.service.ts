@@ -6,8 +6,8 @@ import { fromCents } from '../../lib/money.ts';
 import { isForeignKeyViolation } from '../../db/errors.ts';
 import { stockStatusOf } from '../catalog/stock.ts';
 import { findOnlyVariant, findVariant, type VariantRef } from '../catalog/variant.repo.ts';
-import { countRedemptions, findCouponByCode } from '../catalog/promotions.repo.ts';
-import { couponProblem } from '../catalog/coupons.ts';
+import { countRedemptions, findCouponByCode } from '../promotions/promotions.repo.ts';
+import { couponProblem } from '../promotions/coupons.ts';
 import { getSetting } from '../settings/settings.service.ts';
 import { type CartOwner, cartOwnerOf, cartTokenHash, hashCartToken, newCartToken } from './cart-token.ts';
 import {

@@ -2,7 +2,7 @@ import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { fromCents, toCents } from '../../lib/money.ts';
 import type { ResourceHooks, Values, WriteContext } from '../../resources/index.ts';
-import { recordEvent } from '../events/outbox.ts';
+import { recordEvent } from '../outbox/outbox.ts';
 import { type ProductOption, products } from './catalog.tables.ts';
 import { declaredOptionsProblem, duplicateCombination, optionsProblem } from './options.ts';
 import {

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client.ts';
-import type { transports } from '../catalog/shipping.tables.ts';
+import type { transports } from '../shipping/shipping.tables.ts';
 import { customers } from '../customers/customer.tables.ts';
 import { statement } from '../../db/statements.ts';
 

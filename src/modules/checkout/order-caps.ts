@@ -2,7 +2,7 @@ import { AppError } from '../../http/errors.ts';
 import { fromCents } from '../../lib/money.ts';
 import { settingCents } from '../settings/settings.service.ts';
 import type { Quote } from './quote.ts';
-import type { PayWay } from './totals.ts';
+import type { PayWay } from '../pricing/totals.ts';
 
 /**
  * The shop's caps on one order (docs/checkout.md, "Order caps"): the units of the cart's lines

@@ -6,11 +6,11 @@ import { CART_LINE_FIELDS, type CartLineRow } from '../cart/cart.repo.ts';
 import type { CartOwner } from '../cart/cart-token.ts';
 import { cartLines, carts } from '../cart/cart.tables.ts';
 import { products, productVariants } from '../catalog/catalog.tables.ts';
-import { coupons } from '../catalog/promotions.tables.ts';
-import { transports } from '../catalog/shipping.tables.ts';
+import { coupons } from '../promotions/promotions.tables.ts';
+import { transports } from '../shipping/shipping.tables.ts';
 import { customers } from '../customers/customer.tables.ts';
 import { type StoredSetting, storedSettingsJson } from '../settings/settings.repo.ts';
-import type { CouponRow } from '../catalog/promotions.repo.ts';
+import type { CouponRow } from '../promotions/promotions.repo.ts';
 import type { CustomerStanding, TransportRow } from './checkout.repo.ts';
 
 // The totals endpoint's reads in ONE round trip: the cart, the coupon its code names, every line with

@@ -10,9 +10,9 @@ import { mergeSettings, settingCents } from '../settings/settings.service.ts';
 import type { TotalsBodyType } from './checkout.schemas.ts';
 import { findFirstVariantsOf, findVariants, type VariantRef } from '../catalog/variant.repo.ts';
 import type { CartLineRow } from '../cart/cart.repo.ts';
-import { type CouponRow, countRedemptions, findGiftRules } from '../catalog/promotions.repo.ts';
+import { type CouponRow, countRedemptions, findGiftRules } from '../promotions/promotions.repo.ts';
 import { type CustomerStanding, findCustomerStanding, type TransportRow } from './checkout.repo.ts';
-import { couponProblem } from '../catalog/coupons.ts';
+import { couponProblem } from '../promotions/coupons.ts';
 import { type CartSnapshot, cartSnapshot, quoteRead, readTransportAndSettings } from './quote.repo.ts';
 import {
   computeTotals,
@@ -22,7 +22,7 @@ import {
   type TotalsInput,
   type TotalsResult,
   type TotalsTransport,
-} from './totals.ts';
+} from '../pricing/totals.ts';
 
 export interface QuoteDeps {
   db: Db;

@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { fromCents } from '../../lib/money.ts';
 import type { TotalsFigures } from '../checkout/totals-json.ts';
-import type { VatBreakdownEntry } from '../checkout/totals.ts';
+import type { VatBreakdownEntry } from '../pricing/totals.ts';
 import { customers } from '../customers/customer.tables.ts';
 import { findOrder, linesOf } from '../orders/order.repo.ts';
 import { getSetting } from '../settings/settings.service.ts';

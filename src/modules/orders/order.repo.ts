@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client.ts';
 import { run } from '../../db/statements.ts';
-import { type AfterOrder, afterOrderColumns, afterOrderOf } from './after-order.repo.ts';
-import { couponRedemptions } from '../catalog/promotions.tables.ts';
+import { type AfterOrder, afterOrderColumns, afterOrderOf } from '../fulfilment/after-order.repo.ts';
+import { couponRedemptions } from '../promotions/promotions.tables.ts';
 import type { OrderStatus } from './order-states.ts';
 import type { PaymentStatus } from './payment-states.ts';
 import {
@@ -36,7 +36,7 @@ const LINES_JSON = sql`json_agg(json_build_object('id', l.id, 'orderId', l.order
 
 /**
  * Writes the order and its lines, empties the cart it came from (lines deleted, coupon cleared) and
- * records the order.placed outbox event (src/modules/events; its payload is built here, from the
+ * records the order.placed outbox event (src/modules/outbox; its payload is built here, from the
  * inserted row) in ONE statement (data-modifying CTEs), answering order and lines. Plain SQL:
  * place-order runs it in every order's transaction, where the query builder's CPU would cost more
  * than the insert itself. Values are cast where PostgreSQL cannot infer them (the VALUES list).

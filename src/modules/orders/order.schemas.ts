@@ -174,7 +174,8 @@ export const orderFilters = {
     Type.Number({
       minimum: 0,
       maximum: 100_000_000,
-      description: 'Orders whose total is above this amount (decimal; e.g. unpaid orders above an alert threshold)',
+      description:
+        'Orders whose total is above this amount (decimal; e.g. unpaid orders above an alert threshold)',
     }),
   ),
 };

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client.ts';
 import { productVariants } from '../catalog/catalog.tables.ts';
-import { coupons } from '../catalog/promotions.tables.ts';
+import { coupons } from '../promotions/promotions.tables.ts';
 
 // What place-order takes from the shop and a cancel gives back. Every take is ONE guarded UPDATE:
 // the condition and the change are a single statement, so under READ COMMITTED two orders can never

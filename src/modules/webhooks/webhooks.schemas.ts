@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PageQuery } from '../../resources/pagination.ts';
 import { Id } from '../../resources/schemas.ts';
-import { EVENT_TYPES } from '../events/outbox.ts';
+import { EVENT_TYPES } from '../outbox/outbox.ts';
 
 const EventName = Type.Union([...EVENT_TYPES, '*'].map((e) => Type.Literal(e)));
 const Events = Type.Array(EventName, {
@@ -55,7 +55,9 @@ const AttemptError = Type.Union([Type.String(), Type.Null()], {
 export const DeliveryAttemptJson = Type.Object({
   attempt: Type.Integer({ description: '1 for the first attempt; a manual retry counts on' }),
   succeeded: Type.Boolean(),
-  responseCode: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status, null without an answer' }),
+  responseCode: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'HTTP status, null without an answer',
+  }),
   durationMs: Type.Integer(),
   error: AttemptError,
   endedAt: Type.String({ format: 'date-time' }),

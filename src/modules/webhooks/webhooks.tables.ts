@@ -31,7 +31,7 @@ export type DeliveryStatus = 'pending' | 'sending' | 'succeeded' | 'dead';
 /**
  * One event for one webhook, with the outcome of its latest attempt. `jobQueued` is false until
  * the queue holds a job for the next attempt: a process that dies between writing this row and
- * queueing the job leaves it false, and the relay queues it again (src/modules/delivery/relay.ts).
+ * queueing the job leaves it false, and the relay queues it again (src/modules/outbox/relay.ts).
  */
 export const webhookDelivery = pgTable(
   'webhook_delivery',

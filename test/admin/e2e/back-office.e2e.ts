@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { findAdminBuild } from '../../../src/modules/admin-ui/admin-ui.routes.ts';
+import { findAdminBuild } from '../../../src/http/admin-ui.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { call, makeCustomer, makeTransport, placeOrder } from '../../checkout/fixtures.ts';
 import {

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { findAdminBuild } from '../../../src/modules/admin-ui/admin-ui.routes.ts';
+import { findAdminBuild } from '../../../src/http/admin-ui.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { seedDemoShop } from '../../../src/modules/demo/seed.ts';
+import { seedDemoShop } from '../../../src/seed/seed.ts';
 import { startTestApp } from '../../helpers/app.ts';
 import { call, fillCart, makeCustomer, placeOrder } from '../../checkout/fixtures.ts';
 import { launchChromium, missingPrerequisite } from './browser.ts';

@@ -75,7 +75,8 @@ function stringArb(schema: JsonSchema): fc.Arbitrary<string> {
   if (format === 'email') return token.map((t) => `fz-${t}@example.com`);
   // A web address (src/http/web-url.ts) is told by its pattern: it has no format.
   const webUrl = typeof schema.pattern === 'string' && /^\^\(?https\?:\/\//.test(schema.pattern);
-  if (format === 'uri' || format === 'url' || webUrl) return token.map((t) => `https://cdn.example.com/${t}.jpg`);
+  if (format === 'uri' || format === 'url' || webUrl)
+    return token.map((t) => `https://cdn.example.com/${t}.jpg`);
   if (format === 'date-time') {
     return fc
       .date({

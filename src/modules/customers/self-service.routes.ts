@@ -1,0 +1,167 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { access, customerIdOf } from '../../http/access.ts';
+import { Envelope, ok, SuccessOnly } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
+import { errorResponse } from '../../http/openapi.ts';
+import { CustomerProfile, DeviceTokenHeaders } from '../auth/auth.schemas.ts';
+import type { AuthDeps } from '../auth/auth.service.ts';
+import { normaliseLogin } from '../auth/email.ts';
+import { limitCounter } from '../../http/limit-counter.ts';
+import type { LoginLimits } from '../auth/login-limits.ts';
+import type { AuthContext } from '../auth/tokens.ts';
+import {
+  Accepted,
+  AdminPasswordBody,
+  PasswordResetBody,
+  PasswordResetConfirmBody,
+  ProfileUpdateBody,
+  VerifyEmailBody,
+} from './self-service.schemas.ts';
+import {
+  changeAdminPassword,
+  confirmPasswordReset,
+  requestPasswordReset,
+  updateOwnProfile,
+  verifyEmail,
+} from './self-service.service.ts';
+import { confirmAdminPasswordReset } from '../staff/admin-codes.ts';
+
+/** Reset requests are counted per hour, whatever the window of the other limits. */
+const RESET_WINDOW_SECONDS = 3600;
+
+type TypedApp = Parameters<FastifyPluginAsyncTypebox>[0];
+
+/**
+ * Customer self-service (profile, password reset, e-mail verification) and the admin's own
+ * password, registered by the authentication plugin (auth.routes.ts), whose login limits the
+ * checks of the current password share.
+ */
+export function selfServiceRoutes(
+  app: TypedApp,
+  deps: AuthDeps,
+  limits: Record<AuthContext, LoginLimits>,
+): void {
+  const tags = ['auth'];
+  const resetsPerEmail = limitCounter(
+    app,
+    'passwordResetPerEmail',
+    'password-reset:email',
+    RESET_WINDOW_SECONDS,
+  );
+  const resetsPerIp = limitCounter(app, 'passwordResetPerIp', 'password-reset:ip', RESET_WINDOW_SECONDS);
+
+  app.patch(
+    '/rest/auth/customer/me',
+    {
+      schema: {
+        tags,
+        summary: 'Change the own profile; a new email needs currentPassword',
+        headers: DeviceTokenHeaders,
+        body: ProfileUpdateBody,
+        response: { 200: Envelope(CustomerProfile), 409: errorResponse(409) },
+      },
+      config: { access: access.customer() },
+    },
+    async (request, reply) => {
+      const guard = limits.customer.guard(request, reply);
+      return ok(await updateOwnProfile(deps, customerIdOf(request.caller), request.body, guard));
+    },
+  );
+
+  app.post(
+    '/rest/auth/customer/password-reset',
+    {
+      schema: {
+        tags,
+        summary: 'E-mail a password-reset code (202 whatever the address)',
+        body: PasswordResetBody,
+        response: { 202: Accepted },
+      },
+      config: { access: access.public() },
+      preHandler: async (request, reply) => {
+        await resetsPerIp.take(request.ip, reply);
+        await resetsPerEmail.take(normaliseLogin(request.body.email), reply);
+      },
+    },
+    async (request, reply) => {
+      await requestPasswordReset(app.db, app.config, request.body.email);
+      return reply.code(202).send({ success: true as const });
+    },
+  );
+
+  app.post(
+    '/rest/auth/customer/password-reset/confirm',
+    {
+      schema: {
+        tags,
+        summary: 'Set a new password with the e-mailed code; every session ends',
+        body: PasswordResetConfirmBody,
+        response: { 200: SuccessOnly },
+      },
+      config: { access: access.public() },
+      preHandler: (request, reply) => resetsPerIp.take(request.ip, reply),
+    },
+    async (request) => {
+      await confirmPasswordReset(app.db, request.body.token, request.body.password);
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/rest/auth/customer/verify-email',
+    {
+      schema: {
+        tags,
+        summary: 'Confirm the e-mail address with the e-mailed code',
+        body: VerifyEmailBody,
+        response: { 200: SuccessOnly },
+      },
+      config: { access: access.public() },
+      preHandler: (request, reply) => resetsPerIp.take(request.ip, reply),
+    },
+    async (request) => {
+      await verifyEmail(app.db, request.body.token);
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/rest/auth/admin/password-reset/confirm',
+    {
+      schema: {
+        tags,
+        summary: 'Choose the password with an e-mailed invitation or reset code; every session ends',
+        body: PasswordResetConfirmBody,
+        response: { 200: SuccessOnly },
+      },
+      config: { access: access.public() },
+      preHandler: (request, reply) => resetsPerIp.take(request.ip, reply),
+    },
+    async (request) => {
+      await confirmAdminPasswordReset(app.db, request.body.token, request.body.password);
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/rest/auth/admin/password',
+    {
+      schema: {
+        tags,
+        summary: 'Change the own password (database admins); every session ends',
+        headers: DeviceTokenHeaders,
+        body: AdminPasswordBody,
+        response: { 200: SuccessOnly, 422: errorResponse(422) },
+      },
+      config: { access: access.admin(), audit: { entity: 'admin_user' } },
+    },
+    async (request, reply) => {
+      const caller = request.caller;
+      if (caller.kind !== 'admin') throw new AppError('FORBIDDEN', 'this operation needs an admin token');
+      const { currentPassword, newPassword } = request.body;
+      const guard = limits.admin.guard(request, reply);
+      await changeAdminPassword(app.db, caller.sub, currentPassword, newPassword, guard);
+      return { success: true as const };
+    },
+  );
+}

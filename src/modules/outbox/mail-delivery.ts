@@ -1,0 +1,141 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type PgBoss from 'pg-boss';
+import type { Db } from '../../db/client.ts';
+import { jobIdOf, type Queue, retryDelayMs } from './queue.ts';
+import { mailMessage } from '../mail/mail.tables.ts';
+
+export const MAIL_QUEUE = 'mail-send';
+
+export interface MailSettings {
+  /** Absent: messages are kept as `logged` and, in development, printed by `log`. */
+  smtpUrl?: string;
+  from: string;
+  printToLog: boolean;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  maxAttempts: number;
+}
+
+export interface Mailer {
+  settings: MailSettings;
+  transport?: Transporter;
+  log: (message: { to: string; subject: string; text: string }) => void;
+}
+
+/**
+ * One SMTP send, whole: bounded so that a job still active past it (and the queue's margin)
+ * belongs to a worker that died, and another instance takes it.
+ */
+export const MAIL_SEND_TIMEOUT_MS = 10_000;
+
+export function createMailer(settings: MailSettings, log: Mailer['log']): Mailer {
+  const transport = settings.smtpUrl
+    ? nodemailer.createTransport({
+        url: settings.smtpUrl,
+        connectionTimeout: MAIL_SEND_TIMEOUT_MS,
+        greetingTimeout: MAIL_SEND_TIMEOUT_MS,
+        socketTimeout: MAIL_SEND_TIMEOUT_MS,
+      })
+    : undefined;
+  return { settings, transport, log };
+}
+
+interface MailJob {
+  messageId: number;
+  attempt: number;
+}
+
+/** Queues the next attempt of each message under an id derived from (message, attempt). */
+export async function queueMailJobs(
+  db: Db,
+  queue: Queue,
+  messages: { id: number; attempts: number; nextAttemptAt: Date | null }[],
+): Promise<void> {
+  if (messages.length === 0) return;
+  const jobs: PgBoss.JobInsert<MailJob>[] = messages.map((m) => ({
+    id: jobIdOf(`mail:${m.id}:${m.attempts + 1}`),
+    name: MAIL_QUEUE,
+    data: { messageId: m.id, attempt: m.attempts + 1 },
+    startAfter: m.nextAttemptAt ?? undefined,
+    // The expiry is the queue's (src/modules/outbox/index.ts): MAIL_SEND_TIMEOUT_MS and a margin.
+    retryLimit: 3,
+    retryDelay: 1,
+    retryBackoff: true,
+  }));
+  await queue.insert(jobs);
+  await db
+    .update(mailMessage)
+    .set({ jobQueued: true })
+    .where(
+      and(
+        inArray(
+          mailMessage.id,
+          messages.map((m) => m.id),
+        ),
+        eq(mailMessage.status, 'pending'),
+      ),
+    );
+}
+
+/** Sends one attempt of a message; claimed first so that no two workers send the same attempt. */
+export async function runMailAttempt(
+  db: Db,
+  queue: Queue,
+  mailer: Mailer,
+  job: { data: MailJob; retryCount: number },
+): Promise<void> {
+  const { messageId, attempt } = job.data;
+  const claimable =
+    job.retryCount > 0
+      ? sql`((status = 'pending' and attempts = ${attempt - 1}) or (status = 'sending' and attempts = ${attempt}))`
+      : sql`(status = 'pending' and attempts = ${attempt - 1})`;
+  const [message] = await db
+    .update(mailMessage)
+    .set({ status: 'sending', attempts: attempt })
+    .where(and(eq(mailMessage.id, messageId), claimable))
+    .returning();
+  if (!message) return;
+  const { settings } = mailer;
+  if (!mailer.transport) {
+    if (settings.printToLog) {
+      mailer.log({ to: message.toAddress, subject: message.subject, text: message.textBody });
+    }
+    await db
+      .update(mailMessage)
+      .set({ status: 'logged', sentAt: sql`now()` })
+      .where(eq(mailMessage.id, messageId));
+    return;
+  }
+  let error: string | null = null;
+  try {
+    await mailer.transport.sendMail({
+      from: settings.from,
+      to: message.toAddress,
+      subject: message.subject,
+      text: message.textBody,
+      html: message.htmlBody,
+      signal: AbortSignal.timeout(MAIL_SEND_TIMEOUT_MS),
+    });
+  } catch (err) {
+    error = (err as Error).message;
+  }
+  const dead = error !== null && attempt >= settings.maxAttempts;
+  const next =
+    error === null || dead
+      ? null
+      : new Date(
+          Date.now() + retryDelayMs(attempt, settings.retryBaseMs, settings.retryMaxMs, settings.maxAttempts),
+        );
+  await db
+    .update(mailMessage)
+    .set({
+      status: error === null ? 'sent' : dead ? 'dead' : 'pending',
+      sentAt: error === null ? sql`now()` : null,
+      jobQueued: false,
+      nextAttemptAt: next,
+      lastError: error,
+    })
+    .where(eq(mailMessage.id, messageId));
+  if (next) await queueMailJobs(db, queue, [{ id: messageId, attempts: attempt, nextAttemptAt: next }]);
+}

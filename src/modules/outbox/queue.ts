@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { type SQL, sql } from 'drizzle-orm';
+import PgBoss from 'pg-boss';
+import type { Db } from '../../db/client.ts';
+
+/**
+ * The job queue: pg-boss, in the `pgboss` schema of the shop's own database, so every instance
+ * on one PostgreSQL shares it (a job is fetched with SKIP LOCKED by exactly one worker). On
+ * PGlite it runs over the same embedded connection through pg-boss's `db` adapter; PGlite runs
+ * one statement at a time, which pg-boss's queries are content with.
+ */
+export type Queue = PgBoss;
+
+interface SqlResult {
+  rows: unknown[];
+}
+
+/** pg-boss's database adapter over the connection the app already holds (pg.Pool or PGlite). */
+function adapterOf(db: Db): { executeSql(text: string, values?: unknown[]): Promise<SqlResult> } {
+  const client = (db as unknown as { $client: unknown }).$client as {
+    query(text: string, values?: unknown[]): Promise<SqlResult>;
+    exec?(text: string): Promise<SqlResult[]>;
+    waitReady?: Promise<void>;
+  };
+  const isPglite = client.waitReady !== undefined && typeof client.exec === 'function';
+  return {
+    async executeSql(text, values) {
+      // pg-boss sends its schema migrations as one multi-statement string without parameters,
+      // which PGlite accepts only through exec().
+      if (isPglite && (!values || values.length === 0)) {
+        const results = await client.exec!(text);
+        return results[results.length - 1] ?? { rows: [] };
+      }
+      return client.query(text, values);
+    },
+  };
+}
+
+/**
+ * pg-boss's executor over a transaction of the app's (`queue.insert(jobs, { db })`): the jobs are
+ * written with the rows they serve, or not at all. pg-boss's numbered parameters become drizzle's.
+ */
+export function inTransaction(tx: Db): { executeSql(text: string, values?: unknown[]): Promise<SqlResult> } {
+  return {
+    async executeSql(text, values = []) {
+      const parts = text.split(/\$(\d+)/);
+      const chunks: SQL[] = parts.map((part, i) =>
+        // An unset option (undefined) is bound as NULL, as node-postgres binds it.
+        i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1] ?? null}`,
+      );
+      return (await tx.execute(sql.join(chunks))) as unknown as SqlResult;
+    },
+  };
+}
+
+export async function startQueue(
+  db: Db,
+  options: {
+    onError: (err: Error) => void;
+    maintenanceIntervalSeconds?: number;
+    /**
+     * The queue lives in PGlite: one process owns it (jobs left active were a dead process's), and
+     * pg-boss's cron schedules are on for the vacuum PGlite lacks (vacuum.ts).
+     */
+    embedded: boolean;
+  },
+): Promise<Queue> {
+  const adapter = tracked(adapterOf(db));
+  const boss = new PgBoss({
+    db: adapter,
+    schema: 'pgboss',
+    // Events reach the queue by the relay timer (src/modules/outbox/relay.ts), not by a schedule.
+    schedule: options.embedded,
+    maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 60,
+  } as PgBoss.ConstructorOptions);
+  boss.on('error', options.onError);
+  await boss.start();
+  if (options.embedded) {
+    // PGlite's data directory belongs to one process: a job still active at start was taken by
+    // a process that died, and is handed out again now rather than after its expiry.
+    await adapter.executeSql(
+      "update pgboss.job set state = 'retry', start_after = now() where state = 'active'",
+    );
+  }
+  statementsOf.set(boss, adapter.inFlight);
+  return boss;
+}
+
+const statementsOf = new WeakMap<Queue, Set<Promise<unknown>>>();
+
+/** The adapter, noting the statements it has under way. */
+function tracked(adapter: ReturnType<typeof adapterOf>) {
+  const inFlight = new Set<Promise<unknown>>();
+  return {
+    inFlight,
+    executeSql(text: string, values?: unknown[]): Promise<SqlResult> {
+      const statement = adapter.executeSql(text, values);
+      const settled = statement.then(
+        () => {},
+        () => {},
+      );
+      inFlight.add(settled);
+      void settled.then(() => inFlight.delete(settled));
+      return statement;
+    },
+  };
+}
+
+/**
+ * Stops the workers, then waits for what is still under way: the handlers in `running` (a batch
+ * fetched while stop() began still runs) and the queue's statements, since pg-boss completes or
+ * fails a worker's jobs without awaiting it. The database must not close under either: a statement
+ * failing on a closed pool there would be an unhandled rejection.
+ */
+export async function stopQueue(
+  queue: Queue,
+  options: PgBoss.StopOptions,
+  running: ReadonlySet<Promise<unknown>>,
+): Promise<void> {
+  await queue.stop(options);
+  await Promise.allSettled([...running]);
+  await Promise.all(statementsOf.get(queue) ?? []);
+}
+
+/**
+ * A job id derived from what the job does, so queueing the same attempt twice (a relay that ran
+ * again after a crash, two instances racing) inserts one job: pg-boss ignores a known id.
+ */
+export function jobIdOf(key: string): string {
+  const hex = createHash('sha256').update(key).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * The wait before attempt `attempt + 1` after attempt `attempt` failed: geometric from `baseMs`
+ * after the first failure to `maxMs` after the last but one, so `maxAttempts` attempts span
+ * 30 s … 12 h with the defaults.
+ */
+export function retryDelayMs(attempt: number, baseMs: number, maxMs: number, maxAttempts: number): number {
+  const steps = Math.max(1, maxAttempts - 2);
+  const ratio = (maxMs / baseMs) ** (1 / steps);
+  return Math.min(maxMs, Math.round(baseMs * ratio ** Math.max(0, attempt - 1)));
+}

@@ -1,0 +1,52 @@
+import { type Config, demoShopAllowed } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { hashPassword } from '../modules/auth/passwords.ts';
+import { DEMO_CUSTOMER, demoShop } from './demo-shop.ts';
+import { countProducts, insertDemoShop, lockAndCountProducts, type SeedCounts } from './demo.repo.ts';
+
+export type SeedResult = { seeded: true; counts: SeedCounts } | { seeded: false; products: number };
+
+/**
+ * Loads the demo shop into an empty catalog, in one transaction; does nothing when products
+ * exist (an advisory lock keeps two starting instances from both seeding).
+ */
+export async function seedDemoShop(db: Db, now = new Date()): Promise<SeedResult> {
+  const products = await countProducts(db);
+  if (products > 0) return { seeded: false, products };
+  const passwordHash = await hashPassword(DEMO_CUSTOMER.password);
+  return db.transaction(async (tx) => {
+    const existing = await lockAndCountProducts(tx as unknown as Db);
+    if (existing > 0) return { seeded: false, products: existing };
+    const counts = await insertDemoShop(tx as unknown as Db, demoShop(now), passwordHash, now);
+    return { seeded: true, counts };
+  });
+}
+
+/** The short block printed after seeding: where to log in with what. */
+export function demoLogins(config: Config, counts: SeedCounts): string {
+  const admins = config.staticUsers
+    .filter((u) => u.password)
+    .map((u) => `  admin     ${u.username} / ${u.password}   (POST /rest/auth/admin/login)`);
+  return [
+    `Demo shop loaded: ${counts.products} products in ${counts.categories} categories, ${counts.transports} shipping methods, ${counts.coupons} coupons, ${counts.reels} reels, ${counts.sliders} sliders.`,
+    ...admins,
+    `  customer  ${DEMO_CUSTOMER.email} / ${DEMO_CUSTOMER.password}   (POST /rest/auth/customer/login)`,
+    '  coupons   WELCOME10 (10 %), SAVE20 (20.00 off from 100.00)',
+  ].join('\n');
+}
+
+/**
+ * At start: seed when asked to (SEED_DEMO, on by default) and the catalog is empty; print the
+ * logins once seeded. Never in production: a live shop's empty catalog is not a demo (use
+ * `npm run seed` deliberately there).
+ */
+export async function seedDemoAtStart(
+  db: Db,
+  config: Config,
+  print: (text: string) => void,
+): Promise<boolean> {
+  if (!demoShopAllowed(config)) return false;
+  const result = await seedDemoShop(db);
+  if (result.seeded) print(demoLogins(config, result.counts));
+  return result.seeded;
+}

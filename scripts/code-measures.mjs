@@ -1,3 +1,4 @@
+// Usage: node scripts/code-measures.mjs [src|admin/src ...]; PER=1 lists casts per file.
 import ts from 'typescript';
 import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -12,7 +12,7 @@ export * from '../modules/customers/customer.tables.ts';
 export * from '../modules/outbox/outbox.tables.ts';
 export * from '../modules/loyalty/loyalty.tables.ts';
 export * from '../modules/mail/mail.tables.ts';
-export * from '../modules/fulfilment/after-order.tables.ts';
+export * from '../modules/orders/after-order.tables.ts';
 export * from '../modules/orders/order.tables.ts';
 export * from '../modules/settings/settings.tables.ts';
 export * from '../modules/webhooks/webhooks.tables.ts';

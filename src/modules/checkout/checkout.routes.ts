@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access } from '../../http/access.ts';
 import { errorResponse } from '../../http/openapi.ts';
 import { CartTokenHeader } from '../cart/cart.schemas.ts';
-import { TotalsBody, TotalsResponse } from './checkout.schemas.ts';
+import { TotalsBody, TotalsResponse } from '../pricing/totals.schemas.ts';
 import { assertOrderCaps } from './order-caps.ts';
 import { quoteCart } from './quote.ts';
-import { totalsJson } from './totals-json.ts';
+import { totalsJson } from '../pricing/totals-json.ts';
 import { neverStored } from '../../http/no-store.ts';
 
 export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -6,7 +6,7 @@ import { insertOrder, insertRedemption, type NewOrderLine, type StoredOrder } fr
 import type { AddressJsonType, PlaceOrderBodyType } from '../orders/order.schemas.ts';
 import type { Quote, QuotedLine } from './quote.ts';
 import { stockOnHand, takeCouponUse, takeStock, unitsByVariant } from '../orders/reservations.repo.ts';
-import { figuresOf } from './totals-json.ts';
+import { figuresOf } from '../pricing/totals-json.ts';
 
 /** The largest amount, in cents, the order columns (integer) hold. */
 const ORDER_AMOUNT_MAX = 2_147_483_647;

@@ -7,7 +7,7 @@ import { lockCart } from '../cart/cart.repo.ts';
 import { type CartOwner, cartOwnerOf } from '../cart/cart-token.ts';
 import type { EffectiveSettings } from '../settings/registry.ts';
 import { mergeSettings, settingCents } from '../settings/settings.service.ts';
-import type { TotalsBodyType } from './checkout.schemas.ts';
+import type { TotalsBodyType } from '../pricing/totals.schemas.ts';
 import { findFirstVariantsOf, findVariants, type VariantRef } from '../catalog/variant.repo.ts';
 import type { CartLineRow } from '../cart/cart.repo.ts';
 import { type CouponRow, countRedemptions, findGiftRules } from '../promotions/promotions.repo.ts';

@@ -1,9 +1,9 @@
 import type { Db } from '../../db/client.ts';
 import { AppError, type ErrorDetail } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
-import type { TotalsFigures } from '../checkout/totals-json.ts';
+import type { TotalsFigures } from '../pricing/totals-json.ts';
 import { changePoints, insertLedgerEntry } from '../loyalty/loyalty.repo.ts';
-import { insertReturn, returnedUnits } from './after-order.repo.ts';
+import { insertReturn, returnedUnits } from '../orders/after-order.repo.ts';
 import { actorName, type OrderActor } from '../orders/order-actor.ts';
 import { linesOf } from '../orders/order.repo.ts';
 import { lockedOrder, type OrderDeps, orderAnswer } from '../orders/order.service.ts';

@@ -1,5 +1,5 @@
 import { AppError } from '../../http/errors.ts';
-import { insertShipment } from './after-order.repo.ts';
+import { insertShipment } from '../orders/after-order.repo.ts';
 import type { OrderActor } from '../orders/order-actor.ts';
 import { lockedOrder, moveOrder, type OrderDeps, orderAnswer } from '../orders/order.service.ts';
 import type { OrderJsonType, ShipmentBodyType } from '../orders/order.schemas.ts';

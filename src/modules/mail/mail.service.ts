@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { fromCents } from '../../lib/money.ts';
-import type { TotalsFigures } from '../checkout/totals-json.ts';
+import type { TotalsFigures } from '../pricing/totals-json.ts';
 import type { VatBreakdownEntry } from '../pricing/totals.ts';
 import { customers } from '../customers/customer.tables.ts';
 import { findOrder, linesOf } from '../orders/order.repo.ts';

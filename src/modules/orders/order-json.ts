@@ -1,7 +1,7 @@
 import { fromCents } from '../../lib/money.ts';
 import type { VatBreakdownEntry } from '../pricing/totals.ts';
-import { figuresJson, type TotalsFigures } from '../checkout/totals-json.ts';
-import type { AfterOrder } from '../fulfilment/after-order.repo.ts';
+import { figuresJson, type TotalsFigures } from '../pricing/totals-json.ts';
+import type { AfterOrder } from './after-order.repo.ts';
 import type { AddressJsonType, OrderJsonType } from './order.schemas.ts';
 import type { SalesOrderLineRow, SalesOrderRow } from './order.tables.ts';
 

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client.ts';
 import { run } from '../../db/statements.ts';
-import { type AfterOrder, afterOrderColumns, afterOrderOf } from '../fulfilment/after-order.repo.ts';
+import { type AfterOrder, afterOrderColumns, afterOrderOf } from './after-order.repo.ts';
 import { couponRedemptions } from '../promotions/promotions.tables.ts';
 import type { OrderStatus } from './order-states.ts';
 import type { PaymentStatus } from './payment-states.ts';

@@ -2,7 +2,7 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { WebUrl } from '../../http/web-url.ts';
 import { PageQuery } from '../../resources/pagination.ts';
 import { IdParams } from '../../resources/schemas.ts';
-import { OrderTotals, PayWay, totalsFields } from '../checkout/checkout.schemas.ts';
+import { OrderTotals, PayWay, totalsFields } from '../pricing/totals.schemas.ts';
 import { ORDER_STATUSES } from './order-states.ts';
 import { PAYMENT_STATUSES } from './payment-states.ts';
 

@@ -8,7 +8,7 @@ import { recordAudit } from '../audit/audit.ts';
 import { recordEvent } from '../outbox/outbox.ts';
 import { changePoints, insertLedgerEntry } from '../loyalty/loyalty.repo.ts';
 import { getSetting } from '../settings/settings.service.ts';
-import { afterOrdersOf, insertStatusChange } from '../fulfilment/after-order.repo.ts';
+import { afterOrdersOf, insertStatusChange } from './after-order.repo.ts';
 import { actorLabel, actorName, type OrderActor } from './order-actor.ts';
 import { orderJson } from './order-json.ts';
 import { type OrderStatus, transition } from './order-states.ts';

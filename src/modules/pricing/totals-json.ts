@@ -1,6 +1,6 @@
 import { fromCents } from '../../lib/money.ts';
-import type { TotalsJson } from './checkout.schemas.ts';
-import type { LoyaltySummary, TotalsResult } from '../pricing/totals.ts';
+import type { TotalsJson } from './totals.schemas.ts';
+import type { LoyaltySummary, TotalsResult } from './totals.ts';
 
 // The HTTP edge of the quote: cents become JSON numbers with at most two decimals, here only.
 

@@ -11,7 +11,7 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
-import { salesOrders } from '../orders/order.tables.ts';
+import { salesOrders } from './order.tables.ts';
 
 // What happens to an order after place-order (docs/orders.md): its status history, shipments and
 // returns. Money in integer cents; `actor` is an admin's token subject, `customer:<id>` or `guest`.

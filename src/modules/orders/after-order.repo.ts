@@ -1,10 +1,10 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { statement } from '../../db/statements.ts';
-import type { OrderStatus } from '../orders/order-states.ts';
+import type { OrderStatus } from './order-states.ts';
 import { orderReturnLines, orderReturns, orderStatusChanges, shipments } from './after-order.tables.ts';
-import { salesOrders, type SalesOrderRow } from '../orders/order.tables.ts';
-import type { PaymentState } from '../orders/payment-states.ts';
+import { salesOrders, type SalesOrderRow } from './order.tables.ts';
+import type { PaymentState } from './payment-states.ts';
 
 // What happened to orders after place-order: history, shipments, returns (after-order.tables.ts),
 // and the payment columns of sales_order.

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 
-// Request and response schemas of the totals quote and of place-order (docs/checkout.md).
+// Request and response schemas of the totals quote, shared by the checkout and the stored order (docs/checkout.md).
 // Bodies are closed (additionalProperties: false): a client can never send a price, a discount or a
 // total, and a misspelt field is a 400 rather than silently ignored.
 

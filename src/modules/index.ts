@@ -20,6 +20,8 @@ import { placeOrderRoutes } from './checkout/place-order.routes.ts';
 import { reportRoutes } from './reports/reports.routes.ts';
 import { settingsModule } from './settings/index.ts';
 import { webhookRoutes } from './webhooks/webhooks.routes.ts';
+import { webhookConsumer } from './webhooks/outbox-consumer.ts';
+import { mailConsumer } from './mail/outbox-consumer.ts';
 
 /** Every feature module's plugin, registered by buildApp in this order. */
 export const modules: FastifyPluginAsync[] = [
@@ -40,7 +42,8 @@ export const modules: FastifyPluginAsync[] = [
   loyaltyRoutes,
   webhookRoutes,
   mailRoutes,
-  outboxModule,
+  // Webhooks first: their deliveries are written before the e-mails in the relay's transaction.
+  outboxModule([webhookConsumer, mailConsumer]),
   reportRoutes,
   auditRoutes,
   adminUiRoutes,

@@ -3,7 +3,7 @@ import { BlockList } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { describe, test } from 'node:test';
 import { jobIdOf, retryDelayMs } from '../../src/modules/outbox/queue.ts';
-import { deliveryJobs } from '../../src/modules/outbox/webhook-delivery.ts';
+import { deliveryJobs } from '../../src/modules/webhooks/delivery.ts';
 import { guardedLookup, isPrivateAddress } from '../../src/modules/webhooks/targets.ts';
 
 describe('job back-off', () => {

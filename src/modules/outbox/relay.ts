@@ -1,29 +1,24 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Config } from '../../config.ts';
+import { asc, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { inTransaction, type Queue } from './queue.ts';
-import { queueMailJobs } from './mail-delivery.ts';
-import { writeMailsForEvent } from '../mail/mail.service.ts';
-import { mailMessage } from '../mail/mail.tables.ts';
-import { deliveryJobs, queueDeliveryJobs } from './webhook-delivery.ts';
-import { webhook, webhookDelivery } from '../webhooks/webhooks.tables.ts';
+import type { OutboxConsumer } from './consumer.ts';
 import { outbox } from './outbox.tables.ts';
+import type { Queue } from './queue.ts';
 
 const BATCH = 200;
 
 /**
- * Hands committed events to the queue, in two crash-safe steps that any instance may run at
+ * Hands committed events to the consumers, in two crash-safe steps that any instance may run at
  * once: (1) in one transaction, the undelivered outbox rows (locked with SKIP LOCKED, so two
- * instances take different rows) become one delivery row per subscribed webhook with the jobs of
- * their first attempts, and are marked delivered, and the e-mails the events send are written;
- * (2) deliveries (a manual retry) and messages with no job yet get one, under an id derived from
- * what it sends so a repeated step queues nothing twice. A process killed between the steps leaves
- * rows that the next run picks up. Returns how many outbox rows and jobs it handled.
+ * instances take different rows) are given to each consumer, which writes what they become and
+ * queues its first jobs, and are marked delivered; (2) each consumer queues the rows still without
+ * a job (a manual retry), under ids derived from what they send, so a repeated step queues nothing
+ * twice. A process killed between the steps leaves rows that the next run picks up. Returns how
+ * many outbox rows and jobs it handled.
  */
 export async function relayEvents(
   db: Db,
-  config: Config,
   queue: Queue,
+  consumers: readonly OutboxConsumer[],
 ): Promise<{ events: number; jobs: number }> {
   const handed = await db.transaction(async (tx) => {
     const rows = await tx
@@ -34,57 +29,13 @@ export async function relayEvents(
       .limit(BATCH)
       .for('update', { skipLocked: true });
     if (rows.length === 0) return { events: 0, jobs: 0 };
-    const hooks = await tx
-      .select({ id: webhook.id, events: webhook.events })
-      .from(webhook)
-      .where(eq(webhook.active, true));
-    const deliveries = rows.flatMap((event) =>
-      hooks
-        .filter((hook) => hook.events.includes('*') || hook.events.includes(event.type))
-        .map((hook) => ({ webhookId: hook.id, eventId: event.id, eventType: event.type })),
-    );
     let jobs = 0;
-    if (deliveries.length > 0) {
-      // Their jobs commit with them: nothing to note afterwards, nothing to find unqueued.
-      const written = await tx
-        .insert(webhookDelivery)
-        .values(deliveries.map((d) => ({ ...d, jobQueued: true })))
-        .onConflictDoNothing()
-        .returning({ id: webhookDelivery.id });
-      const firstAttempts = written.map(({ id }) => ({ id, attempts: 0, nextAttemptAt: null }));
-      const firstJobs = deliveryJobs(firstAttempts);
-      if (firstJobs.length > 0) await queue.insert(firstJobs, { db: inTransaction(tx) });
-      jobs = firstJobs.length;
-    }
-    for (const event of rows) await writeMailsForEvent(tx, config, event);
-    await tx
-      .update(outbox)
-      .set({ deliveredAt: sql`now()` })
-      .where(
-        inArray(
-          outbox.id,
-          rows.map((r) => r.id),
-        ),
-      );
+    for (const consumer of consumers) jobs += await consumer.takeEvents(tx, rows, queue);
+    const ids = rows.map((r) => r.id);
+    await tx.update(outbox).set({ deliveredAt: sql`now()` }).where(inArray(outbox.id, ids));
     return { events: rows.length, jobs };
   });
-  const unqueued = await db
-    .select({
-      id: webhookDelivery.id,
-      attempts: webhookDelivery.attempts,
-      nextAttemptAt: webhookDelivery.nextAttemptAt,
-    })
-    .from(webhookDelivery)
-    .where(and(eq(webhookDelivery.jobQueued, false), eq(webhookDelivery.status, 'pending')))
-    .orderBy(asc(webhookDelivery.id))
-    .limit(BATCH * 5);
-  await queueDeliveryJobs(db, queue, unqueued);
-  const unsent = await db
-    .select({ id: mailMessage.id, attempts: mailMessage.attempts, nextAttemptAt: mailMessage.nextAttemptAt })
-    .from(mailMessage)
-    .where(and(eq(mailMessage.jobQueued, false), eq(mailMessage.status, 'pending')))
-    .orderBy(asc(mailMessage.id))
-    .limit(BATCH * 5);
-  await queueMailJobs(db, queue, unsent);
-  return { events: handed.events, jobs: handed.jobs + unqueued.length + unsent.length };
+  let waiting = 0;
+  for (const consumer of consumers) waiting += await consumer.queueWaiting(db, queue);
+  return { events: handed.events, jobs: handed.jobs + waiting };
 }

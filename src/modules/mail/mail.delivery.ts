@@ -2,8 +2,8 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type PgBoss from 'pg-boss';
 import type { Db } from '../../db/client.ts';
-import { jobIdOf, type Queue, retryDelayMs } from './queue.ts';
-import { mailMessage } from '../mail/mail.tables.ts';
+import { jobIdOf, type Queue, retryDelayMs } from '../outbox/queue.ts';
+import { mailMessage } from './mail.tables.ts';
 
 export const MAIL_QUEUE = 'mail-send';
 
@@ -41,7 +41,7 @@ export function createMailer(settings: MailSettings, log: Mailer['log']): Mailer
   return { settings, transport, log };
 }
 
-interface MailJob {
+export interface MailJob {
   messageId: number;
   attempt: number;
 }

@@ -5,10 +5,10 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 import { Webhook } from 'standardwebhooks';
 import { type Db, queryRows } from '../../db/client.ts';
-import { outbox } from './outbox.tables.ts';
-import { jobIdOf, type Queue, retryDelayMs } from './queue.ts';
-import { failureReason, guardedLookup, isPrivateAddress, REFUSED } from '../webhooks/targets.ts';
-import { webhook, webhookDelivery, webhookDeliveryAttempt } from '../webhooks/webhooks.tables.ts';
+import { outbox } from '../outbox/outbox.tables.ts';
+import { jobIdOf, type Queue, retryDelayMs } from '../outbox/queue.ts';
+import { failureReason, guardedLookup, isPrivateAddress, REFUSED } from './targets.ts';
+import { webhook, webhookDelivery, webhookDeliveryAttempt } from './webhooks.tables.ts';
 
 export const DELIVERY_QUEUE = 'webhook-deliver';
 

@@ -31,7 +31,7 @@ import {
 import { normaliseLogin } from './email.ts';
 import { type LoginLimits, loginLimits } from './login-limits.ts';
 import { perIpLimit } from '../../http/rate-limit.ts';
-import { selfServiceRoutes } from '../customers/self-service.routes.ts';
+import { selfServiceRoutes } from './self-service.routes.ts';
 import type { AuthContext } from './tokens.ts';
 
 const CONTEXTS: AuthContext[] = ['admin', 'customer'];

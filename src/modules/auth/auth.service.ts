@@ -15,7 +15,7 @@ import {
 } from './auth.repo.ts';
 import { canonicalEmail, normaliseLogin } from './email.ts';
 import type { PasswordGuard } from './login-limits.ts';
-import { startEmailVerification } from '../customers/self-service.service.ts';
+import { startEmailVerification } from './self-service.service.ts';
 import { hashPassword, plainPasswordMatches, verifyDummyPassword, verifyPassword } from './passwords.ts';
 import type { Sessions, TokenPair } from './sessions.ts';
 import { type AccessClaims, type AccessTokens, type AuthContext, hashOpaqueToken } from './tokens.ts';

@@ -20,7 +20,7 @@ import {
   AdminUserPatchBody,
   IdParams,
 } from '../auth/auth.schemas.ts';
-import { Accepted } from '../customers/self-service.schemas.ts';
+import { Accepted } from '../auth/self-service.schemas.ts';
 import { limitAsSent } from '../../resources/pagination.ts';
 import { Role } from '../../http/roles.ts';
 

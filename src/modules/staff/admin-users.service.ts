@@ -17,7 +17,7 @@ import type { AdminUserRow } from '../auth/auth.tables.ts';
 import { appliedPageSize, paginationOf } from '../../resources/pagination.ts';
 import { canonicalEmail } from '../auth/email.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { mailAdminCode } from './admin-codes.ts';
+import { mailAdminCode } from '../auth/admin-codes.ts';
 import { findStaticUser } from '../auth/auth.service.ts';
 import { Role } from '../../http/roles.ts';
 

@@ -1,27 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { hashOpaqueToken } from '../auth/tokens.ts';
+import { hashOpaqueToken } from './tokens.ts';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { customers } from './customer.tables.ts';
+import { customers } from '../customers/customer.tables.ts';
 import { writeMail } from '../mail/mail.service.ts';
-import { customerEmailVerification } from './customer.tables.ts';
+import { customerEmailVerification } from '../customers/customer.tables.ts';
 import { getSetting } from '../settings/settings.service.ts';
-import { type AccountTokenPurpose, customerAccountToken } from '../auth/account-tokens.tables.ts';
+import { type AccountTokenPurpose, customerAccountToken } from './account-tokens.tables.ts';
 import {
   findAdminById,
   findCustomerByEmail,
   findCustomerById,
   setCustomerPassword,
   updateAdmin,
-} from '../auth/auth.repo.ts';
-import { type AuthDeps, customerProfile } from '../auth/auth.service.ts';
-import { canonicalEmail, normaliseLogin } from '../auth/email.ts';
-import type { PasswordGuard } from '../auth/login-limits.ts';
-import { hashPassword, verifyDummyPassword, verifyPassword } from '../auth/passwords.ts';
+} from './auth.repo.ts';
+import { type AuthDeps, customerProfile } from './auth.service.ts';
+import { canonicalEmail, normaliseLogin } from './email.ts';
+import type { PasswordGuard } from './login-limits.ts';
+import { hashPassword, verifyDummyPassword, verifyPassword } from './passwords.ts';
 
 /** How long a password-reset code is valid. */
 export const RESET_MINUTES = 30;

@@ -3,12 +3,12 @@ import { access, customerIdOf } from '../../http/access.ts';
 import { Envelope, ok, SuccessOnly } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { errorResponse } from '../../http/openapi.ts';
-import { CustomerProfile, DeviceTokenHeaders } from '../auth/auth.schemas.ts';
-import type { AuthDeps } from '../auth/auth.service.ts';
-import { normaliseLogin } from '../auth/email.ts';
+import { CustomerProfile, DeviceTokenHeaders } from './auth.schemas.ts';
+import type { AuthDeps } from './auth.service.ts';
+import { normaliseLogin } from './email.ts';
 import { limitCounter } from '../../http/limit-counter.ts';
-import type { LoginLimits } from '../auth/login-limits.ts';
-import type { AuthContext } from '../auth/tokens.ts';
+import type { LoginLimits } from './login-limits.ts';
+import type { AuthContext } from './tokens.ts';
 import {
   Accepted,
   AdminPasswordBody,
@@ -24,7 +24,7 @@ import {
   updateOwnProfile,
   verifyEmail,
 } from './self-service.service.ts';
-import { confirmAdminPasswordReset } from '../staff/admin-codes.ts';
+import { confirmAdminPasswordReset } from './admin-codes.ts';
 
 /** Reset requests are counted per hour, whatever the window of the other limits. */
 const RESET_WINDOW_SECONDS = 3600;

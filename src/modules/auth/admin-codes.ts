@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { hashOpaqueToken } from '../auth/tokens.ts';
+import { hashOpaqueToken } from './tokens.ts';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { writeMail } from '../mail/mail.service.ts';
-import { type AdminTokenPurpose, adminAccountToken } from '../auth/account-tokens.tables.ts';
-import { updateAdmin } from '../auth/auth.repo.ts';
-import type { AdminUserRow } from '../auth/auth.tables.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { type AdminTokenPurpose, adminAccountToken } from './account-tokens.tables.ts';
+import { updateAdmin } from './auth.repo.ts';
+import type { AdminUserRow } from './auth.tables.ts';
+import { hashPassword } from './passwords.ts';
 
 // Nobody sets another back-office user's password: the owner chooses it with a single-use code
 // e-mailed to the username (an invitation when the account is opened without a password, a reset

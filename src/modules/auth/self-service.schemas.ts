@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Email } from '../auth/email.ts';
+import { Email } from './email.ts';
 
 const LoginPassword = Type.String({ minLength: 1, maxLength: 128 });
 const NewPassword = Type.String({ minLength: 8, maxLength: 128 });

@@ -14,7 +14,8 @@ import { healthRoutes } from '../http/health.ts';
 import { outboxModule } from './outbox/index.ts';
 import { loyaltyRoutes } from './loyalty/loyalty.routes.ts';
 import { mailRoutes } from './mail/mail.routes.ts';
-import { afterOrderRoutes } from './fulfilment/after-order.routes.ts';
+import { fulfilmentRoutes } from './fulfilment/fulfilment.routes.ts';
+import { orderActionRoutes } from './orders/order-actions.routes.ts';
 import { orderRoutes } from './orders/order.routes.ts';
 import { placeOrderRoutes } from './checkout/place-order.routes.ts';
 import { reportRoutes } from './reports/reports.routes.ts';
@@ -38,7 +39,8 @@ export const modules: FastifyPluginAsync[] = [
   checkoutRoutes,
   placeOrderRoutes,
   orderRoutes,
-  afterOrderRoutes,
+  orderActionRoutes,
+  fulfilmentRoutes,
   loyaltyRoutes,
   webhookRoutes,
   mailRoutes,

@@ -1879,26 +1879,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/rest/order/order/{id}/shipment": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Ship a confirmed order with its carrier and tracking (e-mails the customer)
-         * @description Needs an admin token holding role 6 (Superuser passes).
-         */
-        post: operations["shipOrder"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/rest/order/order/{id}/payment": {
         parameters: {
             query?: never;
@@ -1941,28 +1921,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/rest/order/order/{id}/return": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Take back units of a shipped or delivered order and refund them
-         * @description Each line refunds its gross price less its share of the coupon and of the points' cash; points come back in proportion; stock when `restock` is true.
-         *
-         *     Needs an admin token holding role 6 (Superuser passes).
-         */
-        post: operations["returnOrderLines"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/rest/order/lookup": {
         parameters: {
             query?: never;
@@ -1979,6 +1937,48 @@ export interface paths {
         get: operations["lookupOrder"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/order/order/{id}/shipment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ship a confirmed order with its carrier and tracking (e-mails the customer)
+         * @description Needs an admin token holding role 6 (Superuser passes).
+         */
+        post: operations["shipOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/order/order/{id}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take back units of a shipped or delivered order and refund them
+         * @description Each line refunds its gross price less its share of the coupon and of the points' cash; points come back in proportion; stock when `restock` is true.
+         *
+         *     Needs an admin token holding role 6 (Superuser passes).
+         */
+        post: operations["returnOrderLines"];
         delete?: never;
         options?: never;
         head?: never;
@@ -20528,158 +20528,6 @@ export interface operations {
             };
         };
     };
-    shipOrder: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Positive integer id */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    carrier: string;
-                    trackingNumber: string;
-                    /** @description An http(s) URL */
-                    trackingUrl?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["Order"];
-                    };
-                };
-            };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Error envelope; error.code is one of: NOT_FOUND */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Error envelope; error.code is one of: RATE_LIMITED */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Error envelope; error.code is one of: INTERNAL */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     markOrderPaid: {
         parameters: {
             query?: never;
@@ -20980,7 +20828,120 @@ export interface operations {
             };
         };
     };
-    returnOrderLines: {
+    lookupOrder: {
+        parameters: {
+            query: {
+                number: string;
+                email: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Order"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    shipOrder: {
         parameters: {
             query?: never;
             header?: never;
@@ -20993,20 +20954,16 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    lines: {
-                        orderLineId: number;
-                        qty: number;
-                    }[];
-                    /** @description Put the returned units back in stock */
-                    restock: boolean;
-                    /** @description Why; kept in the status history */
-                    reason?: string;
+                    carrier: string;
+                    trackingNumber: string;
+                    /** @description An http(s) URL */
+                    trackingUrl?: string;
                 };
             };
         };
         responses: {
             /** @description Default Response */
-            201: {
+            200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -21136,20 +21093,33 @@ export interface operations {
             };
         };
     };
-    lookupOrder: {
+    returnOrderLines: {
         parameters: {
-            query: {
-                number: string;
-                email: string;
-            };
+            query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description Positive integer id */
+                id: number;
+            };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    lines: {
+                        orderLineId: number;
+                        qty: number;
+                    }[];
+                    /** @description Put the returned units back in stock */
+                    restock: boolean;
+                    /** @description Why; kept in the status history */
+                    reason?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
-            200: {
+            201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -21183,8 +21153,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error envelope; error.code is one of: NOT_FOUND */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -21205,6 +21195,16 @@ export interface operations {
             };
             /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

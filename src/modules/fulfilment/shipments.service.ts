@@ -3,7 +3,6 @@ import { insertShipment } from '../orders/after-order.repo.ts';
 import type { OrderActor } from '../orders/order-actor.ts';
 import { lockedOrder, moveOrder, type OrderDeps, orderAnswer } from '../orders/order.service.ts';
 import type { OrderJsonType, ShipmentBodyType } from '../orders/order.schemas.ts';
-import { applyPayment } from '../orders/payments.ts';
 
 /**
  * Ships a confirmed order: the shipment is kept with its tracking, the order moves to `shipped`,
@@ -32,25 +31,5 @@ export async function shipOrder(
     await insertShipment(tx, { orderId: id, ...tracking, actor: actor.kind === 'admin' ? actor.sub : '' });
     const moved = await moveOrder(tx, order, { to: 'shipped', actor, details: tracking });
     return orderAnswer(tx, moved, true);
-  });
-}
-
-/**
- * Records that the money arrived (a bank transfer or a card payment confirmed by the back office).
- * A cancelled order takes no payment: what it took was given back.
- */
-export async function markPaid(
-  deps: OrderDeps,
-  id: number,
-  actor: OrderActor,
-  reference?: string,
-): Promise<OrderJsonType> {
-  return deps.db.transaction(async (tx) => {
-    const order = await lockedOrder(tx, id);
-    if (order.status === 'cancelled') {
-      throw new AppError('ILLEGAL_TRANSITION', 'payment: a cancelled order is not paid');
-    }
-    const paid = await applyPayment(tx, order, { kind: 'paid' }, actor, reference);
-    return orderAnswer(tx, paid, true);
   });
 }

@@ -1,12 +1,20 @@
 import type { Caller } from '../../http/access.ts';
+import { AppError } from '../../http/errors.ts';
 
 /** Who moves an order: an admin (back office), the customer who placed it, or nobody in particular. */
-export type OrderActor = { kind: 'admin'; sub: string } | { kind: 'customer'; customerId: number };
+export type AdminActor = { kind: 'admin'; sub: string };
+export type OrderActor = AdminActor | { kind: 'customer'; customerId: number };
 
 export function actorOf(caller: Caller): OrderActor {
   if (caller.kind === 'admin') return { kind: 'admin', sub: caller.sub };
   if (caller.kind === 'customer') return { kind: 'customer', customerId: caller.customerId };
   throw new TypeError('a guest does not move orders');
+}
+
+/** The admin behind a back-office-only order operation. */
+export function adminActorOf(caller: Caller): AdminActor {
+  if (caller.kind !== 'admin') throw new AppError('FORBIDDEN', 'this operation needs an admin token');
+  return { kind: 'admin', sub: caller.sub };
 }
 
 /** As stored in the status history (`actor`), told apart by its prefix. */

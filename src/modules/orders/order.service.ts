@@ -207,3 +207,23 @@ export async function cancelOrder(
     return orderAnswer(tx, moved, actor.kind === 'admin');
   });
 }
+
+/**
+ * Records that the money arrived (a bank transfer or a card payment confirmed by the back office).
+ * A cancelled order takes no payment: what it took was given back.
+ */
+export async function markPaid(
+  deps: OrderDeps,
+  id: number,
+  actor: OrderActor,
+  reference?: string,
+): Promise<OrderJsonType> {
+  return deps.db.transaction(async (tx) => {
+    const order = await lockedOrder(tx, id);
+    if (order.status === 'cancelled') {
+      throw new AppError('ILLEGAL_TRANSITION', 'payment: a cancelled order is not paid');
+    }
+    const paid = await applyPayment(tx, order, { kind: 'paid' }, actor, reference);
+    return orderAnswer(tx, paid, true);
+  });
+}

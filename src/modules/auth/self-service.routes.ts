@@ -6,7 +6,7 @@ import { errorResponse } from '../../http/openapi.ts';
 import { CustomerProfile, DeviceTokenHeaders } from './auth.schemas.ts';
 import type { AuthDeps } from './auth.service.ts';
 import { normaliseLogin } from './email.ts';
-import { limitCounter } from '../../http/limit-counter.ts';
+import { type LimitCounter, limitCounter } from '../../http/limit-counter.ts';
 import type { LoginLimits } from './login-limits.ts';
 import type { AuthContext } from './tokens.ts';
 import {
@@ -30,26 +30,15 @@ import { confirmAdminPasswordReset } from './admin-codes.ts';
 const RESET_WINDOW_SECONDS = 3600;
 
 type TypedApp = Parameters<FastifyPluginAsyncTypebox>[0];
+const tags = ['auth'];
 
-/**
- * Customer self-service (profile, password reset, e-mail verification) and the admin's own
- * password, registered by the authentication plugin (auth.routes.ts), whose login limits the
- * checks of the current password share.
- */
-export function selfServiceRoutes(
-  app: TypedApp,
-  deps: AuthDeps,
-  limits: Record<AuthContext, LoginLimits>,
-): void {
-  const tags = ['auth'];
-  const resetsPerEmail = limitCounter(
-    app,
-    'passwordResetPerEmail',
-    'password-reset:email',
-    RESET_WINDOW_SECONDS,
-  );
-  const resetsPerIp = limitCounter(app, 'passwordResetPerIp', 'password-reset:ip', RESET_WINDOW_SECONDS);
+interface ResetCounters {
+  perEmail: LimitCounter;
+  perIp: LimitCounter;
+}
 
+/** A customer changes the own profile; a new e-mail needs the current password. */
+function profileChangeRoute(app: TypedApp, deps: AuthDeps, limits: Record<AuthContext, LoginLimits>): void {
   app.patch(
     '/rest/auth/customer/me',
     {
@@ -67,7 +56,10 @@ export function selfServiceRoutes(
       return ok(await updateOwnProfile(deps, customerIdOf(request.caller), request.body, guard));
     },
   );
+}
 
+/** Codes e-mailed to a customer: password reset and e-mail verification. */
+function customerCodeRoutes(app: TypedApp, resets: ResetCounters): void {
   app.post(
     '/rest/auth/customer/password-reset',
     {
@@ -79,8 +71,8 @@ export function selfServiceRoutes(
       },
       config: { access: access.public() },
       preHandler: async (request, reply) => {
-        await resetsPerIp.take(request.ip, reply);
-        await resetsPerEmail.take(normaliseLogin(request.body.email), reply);
+        await resets.perIp.take(request.ip, reply);
+        await resets.perEmail.take(normaliseLogin(request.body.email), reply);
       },
     },
     async (request, reply) => {
@@ -99,7 +91,7 @@ export function selfServiceRoutes(
         response: { 200: SuccessOnly },
       },
       config: { access: access.public() },
-      preHandler: (request, reply) => resetsPerIp.take(request.ip, reply),
+      preHandler: (request, reply) => resets.perIp.take(request.ip, reply),
     },
     async (request) => {
       await confirmPasswordReset(app.db, request.body.token, request.body.password);
@@ -117,14 +109,21 @@ export function selfServiceRoutes(
         response: { 200: SuccessOnly },
       },
       config: { access: access.public() },
-      preHandler: (request, reply) => resetsPerIp.take(request.ip, reply),
+      preHandler: (request, reply) => resets.perIp.take(request.ip, reply),
     },
     async (request) => {
       await verifyEmail(app.db, request.body.token);
       return { success: true as const };
     },
   );
+}
 
+/** An admin chooses the password with an e-mailed code, or changes it. */
+function adminPasswordRoutes(
+  app: TypedApp,
+  limits: Record<AuthContext, LoginLimits>,
+  resets: ResetCounters,
+): void {
   app.post(
     '/rest/auth/admin/password-reset/confirm',
     {
@@ -135,7 +134,7 @@ export function selfServiceRoutes(
         response: { 200: SuccessOnly },
       },
       config: { access: access.public() },
-      preHandler: (request, reply) => resetsPerIp.take(request.ip, reply),
+      preHandler: (request, reply) => resets.perIp.take(request.ip, reply),
     },
     async (request) => {
       await confirmAdminPasswordReset(app.db, request.body.token, request.body.password);
@@ -164,4 +163,23 @@ export function selfServiceRoutes(
       return { success: true as const };
     },
   );
+}
+
+/**
+ * Customer self-service (profile, password reset, e-mail verification) and the admin's own
+ * password, registered by the authentication plugin (auth.routes.ts), whose login limits the
+ * checks of the current password share.
+ */
+export function selfServiceRoutes(
+  app: TypedApp,
+  deps: AuthDeps,
+  limits: Record<AuthContext, LoginLimits>,
+): void {
+  const resets: ResetCounters = {
+    perEmail: limitCounter(app, 'passwordResetPerEmail', 'password-reset:email', RESET_WINDOW_SECONDS),
+    perIp: limitCounter(app, 'passwordResetPerIp', 'password-reset:ip', RESET_WINDOW_SECONDS),
+  };
+  profileChangeRoute(app, deps, limits);
+  customerCodeRoutes(app, resets);
+  adminPasswordRoutes(app, limits, resets);
 }

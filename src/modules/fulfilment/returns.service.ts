@@ -4,7 +4,7 @@ import { recordAudit } from '../audit/audit.ts';
 import type { TotalsFigures } from '../pricing/totals-json.ts';
 import { changePoints, insertLedgerEntry } from '../loyalty/loyalty.repo.ts';
 import { insertReturn, returnedUnits } from '../orders/after-order.repo.ts';
-import { actorName, type OrderActor } from '../orders/order-actor.ts';
+import { actorName, type AdminActor } from '../orders/order-actor.ts';
 import { linesOf } from '../orders/order.repo.ts';
 import { lockedOrder, type OrderDeps, orderAnswer } from '../orders/order.service.ts';
 import type { OrderJsonType, ReturnBodyType } from '../orders/order.schemas.ts';
@@ -68,6 +68,59 @@ async function restock(tx: Db, lines: readonly SalesOrderLineRow[], refund: Refu
   );
 }
 
+/** The points the returned units earned or spent come back to the customer, in the ledger too. */
+async function givePointsBack(
+  tx: Db,
+  customerId: number,
+  orderId: number,
+  refund: Refund,
+  actor: AdminActor,
+): Promise<void> {
+  if (refund.points <= 0) return;
+  await changePoints(tx, customerId, refund.points);
+  await insertLedgerEntry(tx, {
+    customerId,
+    delta: refund.points,
+    reason: 'returned',
+    orderId,
+    actor: actorName(actor),
+  });
+}
+
+/** The return kept on the order, line by line, and in the audit log. */
+async function keepReturn(
+  tx: Db,
+  orderId: number,
+  body: ReturnBodyType,
+  refund: Refund,
+  actor: AdminActor,
+): Promise<void> {
+  const returnId = await insertReturn(
+    tx,
+    {
+      orderId,
+      amount: refund.amountCents,
+      points: refund.points,
+      restock: body.restock,
+      reason: body.reason ?? null,
+      actor: actor.sub,
+    },
+    refund.lines.map((l) => ({ orderLineId: l.lineId, qty: l.qty, amount: l.amountCents, points: l.points })),
+  );
+  await recordAudit(tx, {
+    actor: actor.sub,
+    action: 'return',
+    entity: 'order',
+    entityId: orderId,
+    changes: {
+      returns: {
+        before: null,
+        after: { returnId, lines: body.lines, restock: body.restock, points: refund.points },
+      },
+    },
+  });
+}
+
 /**
  * A return of some units of a shipped or delivered order, in one transaction: the refund computed
  * by refunds.ts (each line's gross less its share of the coupon and the points' cash), the payment
@@ -78,7 +131,7 @@ export async function returnLines(
   deps: OrderDeps,
   id: number,
   body: ReturnBodyType,
-  actor: OrderActor & { kind: 'admin' },
+  actor: AdminActor,
 ): Promise<OrderJsonType> {
   return deps.db.transaction(async (tx) => {
     const order = await lockedOrder(tx, id);
@@ -95,46 +148,9 @@ export async function returnLines(
     if (refund.amountCents > 0) {
       current = await applyPayment(tx, order, { kind: 'refund', amountCents: refund.amountCents }, actor);
     }
-    if (order.customerId !== null && refund.points > 0) {
-      await changePoints(tx, order.customerId, refund.points);
-      await insertLedgerEntry(tx, {
-        customerId: order.customerId,
-        delta: refund.points,
-        reason: 'returned',
-        orderId: id,
-        actor: actorName(actor),
-      });
-    }
+    if (order.customerId !== null) await givePointsBack(tx, order.customerId, id, refund, actor);
     if (body.restock) await restock(tx, lines, refund);
-    const returnId = await insertReturn(
-      tx,
-      {
-        orderId: id,
-        amount: refund.amountCents,
-        points: refund.points,
-        restock: body.restock,
-        reason: body.reason ?? null,
-        actor: actor.sub,
-      },
-      refund.lines.map((l) => ({
-        orderLineId: l.lineId,
-        qty: l.qty,
-        amount: l.amountCents,
-        points: l.points,
-      })),
-    );
-    await recordAudit(tx, {
-      actor: actor.sub,
-      action: 'return',
-      entity: 'order',
-      entityId: id,
-      changes: {
-        returns: {
-          before: null,
-          after: { returnId, lines: body.lines, restock: body.restock, points: refund.points },
-        },
-      },
-    });
+    await keepReturn(tx, id, body, refund, actor);
     return orderAnswer(tx, current, true);
   });
 }

@@ -126,7 +126,10 @@ function writeRoutes(app: TypedApp): void {
     async (request) =>
       ok(await updateAdminUser(app.db, app.config, actorOf(request.caller), request.params.id, request.body)),
   );
+}
 
+/** An Admin has a colleague e-mailed a code to choose a new password. */
+function passwordResetRoute(app: TypedApp): void {
   const resetsPerAccount = limitCounter(app, 'passwordResetPerEmail', 'password-reset:admin', 3600);
   app.post(
     `${PATH}/:id/password-reset`,
@@ -156,4 +159,5 @@ export const adminUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onSend', neverStored);
   readRoutes(app);
   writeRoutes(app);
+  passwordResetRoute(app);
 };

@@ -1,13 +1,9 @@
-import http from 'node:http';
-import https from 'node:https';
-import { isIP } from 'node:net';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
-import { Webhook } from 'standardwebhooks';
 import { type Db, queryRows } from '../../db/client.ts';
 import { outbox } from '../outbox/outbox.tables.ts';
 import { jobIdOf, type Queue, retryDelayMs } from '../outbox/queue.ts';
-import { failureReason, guardedLookup, isPrivateAddress, REFUSED } from './targets.ts';
+import { type Outcome, post } from './post.ts';
 import { webhook, webhookDelivery, webhookDeliveryAttempt } from './webhooks.tables.ts';
 
 export const DELIVERY_QUEUE = 'webhook-deliver';
@@ -113,80 +109,6 @@ export async function queueDeliveryJobs(
         eq(webhookDelivery.status, 'pending'),
       ),
     );
-}
-
-interface Outcome {
-  ok: boolean;
-  status: number | null;
-  durationMs: number;
-  error: string | null;
-}
-
-/** One signed POST; never throws (a failure is an outcome). */
-async function post(
-  url: string,
-  secret: string,
-  messageId: string,
-  body: string,
-  settings: DeliverySettings,
-): Promise<Outcome> {
-  const started = performance.now();
-  const done = (ok: boolean, status: number | null, error: string | null): Outcome => ({
-    ok,
-    status,
-    error,
-    durationMs: Math.round(performance.now() - started),
-  });
-  let target: URL;
-  try {
-    target = new URL(url);
-  } catch {
-    return done(false, null, 'invalid url');
-  }
-  if (settings.httpsOnly && target.protocol !== 'https:') return done(false, null, 'https required');
-  const host = target.hostname.replace(/^\[|\]$/g, '');
-  // Node skips the lookup for a literal address, so the guard checks it here.
-  if (!settings.allowPrivate && isIP(host) && isPrivateAddress(host)) {
-    return done(false, null, REFUSED);
-  }
-  const failed = (err: Error, status: number | null) => {
-    settings.onNetworkError?.({ url: target.origin, error: err.message });
-    return done(false, status, failureReason(err));
-  };
-  const timestamp = new Date();
-  const signature = new Webhook(secret).sign(messageId, timestamp, body);
-  const client = target.protocol === 'https:' ? https : http;
-  return new Promise<Outcome>((resolve) => {
-    const request = client.request(
-      target,
-      {
-        method: 'POST',
-        lookup: guardedLookup(settings.allowPrivate),
-        timeout: settings.timeoutMs,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'shop-rest-api-webhooks',
-          'webhook-id': messageId,
-          'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-          'webhook-signature': signature,
-        },
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () => {
-          const status = response.statusCode ?? 0;
-          resolve(done(status >= 200 && status < 300, status, null));
-        });
-        response.on('error', (err) => resolve(failed(err, response.statusCode ?? null)));
-      },
-    );
-    // The whole attempt, not only an idle socket, is bounded by the timeout.
-    const deadline = setTimeout(() => request.destroy(new Error('timed out')), settings.timeoutMs);
-    request.on('close', () => clearTimeout(deadline));
-    request.on('timeout', () => request.destroy(new Error('timed out')));
-    request.on('error', (err) => resolve(failed(err, null)));
-    request.end(body);
-  });
 }
 
 /**

@@ -3,20 +3,15 @@ import type PgBoss from 'pg-boss';
 import { type Db, queryRows } from '../../db/client.ts';
 import { outbox } from '../outbox/outbox.tables.ts';
 import { jobIdOf, type Queue, retryDelayMs } from '../outbox/queue.ts';
-import { type Outcome, post } from './post.ts';
+import { type Outcome, type PostSettings, post } from './post.ts';
 import { webhook, webhookDelivery, webhookDeliveryAttempt } from './webhooks.tables.ts';
 
 export const DELIVERY_QUEUE = 'webhook-deliver';
 
-export interface DeliverySettings {
-  timeoutMs: number;
-  allowPrivate: boolean;
-  httpsOnly: boolean;
+export interface DeliverySettings extends PostSettings {
   retryBaseMs: number;
   retryMaxMs: number;
   maxAttempts: number;
-  /** Told the network's own message of a failed attempt, which the delivery's record does not keep. */
-  onNetworkError?: (failure: { url: string; error: string }) => void;
 }
 
 /** A claimed attempt and what it sends (a webhook or event since deleted comes back as nulls). */

@@ -2,10 +2,17 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import type { DeliverySettings } from './delivery.ts';
 import { failureReason, guardedLookup, isPrivateAddress, REFUSED } from './targets.ts';
 
 // One attempt on the wire: a Standard Webhooks signed POST, to a checked address, bounded whole.
+
+export interface PostSettings {
+  timeoutMs: number;
+  allowPrivate: boolean;
+  httpsOnly: boolean;
+  /** Told the network's own message of a failed attempt, which the delivery's record does not keep. */
+  onNetworkError?: (failure: { url: string; error: string }) => void;
+}
 
 export interface Outcome {
   ok: boolean;
@@ -15,7 +22,7 @@ export interface Outcome {
 }
 
 /** The URL to post to, or why no request is made (the reason recorded with the attempt). */
-function allowedTarget(url: string, settings: DeliverySettings): URL | string {
+function allowedTarget(url: string, settings: PostSettings): URL | string {
   let target: URL;
   try {
     target = new URL(url);
@@ -35,7 +42,7 @@ export async function post(
   secret: string,
   messageId: string,
   body: string,
-  settings: DeliverySettings,
+  settings: PostSettings,
 ): Promise<Outcome> {
   const started = performance.now();
   const done = (ok: boolean, status: number | null, error: string | null): Outcome => ({

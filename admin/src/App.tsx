@@ -32,6 +32,126 @@ const reports = () => import('./screens/reports.tsx');
 const audit = () => import('./screens/audit.tsx');
 const Dashboard = screen(() => import('./screens/dashboard.tsx'), 'Dashboard');
 
+// The screens of each resource; the access rules are in resources.ts.
+const resources = (
+  <>
+    <Resource
+      name="orders"
+      options={{ label: 'Orders' }}
+      list={screen(orders, 'OrderList')}
+      show={screen(orders, 'OrderShow')}
+      recordRepresentation="number"
+    />
+    <Resource
+      name="products"
+      options={{ label: 'Products' }}
+      list={screen(products, 'ProductList')}
+      edit={screen(products, 'ProductEdit')}
+      create={screen(products, 'ProductCreate')}
+      recordRepresentation="name"
+    />
+    <Resource
+      name="variants"
+      edit={screen(variants, 'VariantEdit')}
+      create={screen(variants, 'VariantCreate')}
+      recordRepresentation="sku"
+    />
+    <Resource
+      name="categories"
+      options={{ label: 'Categories' }}
+      list={screen(categories, 'CategoryList')}
+      edit={screen(categories, 'CategoryEdit')}
+      create={screen(categories, 'CategoryCreate')}
+      recordRepresentation="name"
+    />
+    <Resource
+      name="customers"
+      options={{ label: 'Customers' }}
+      list={screen(customers, 'CustomerList')}
+      show={screen(customers, 'CustomerShow')}
+      edit={screen(customers, 'CustomerEdit')}
+      recordRepresentation="email"
+    />
+    <Resource name="addresses" />
+    <Resource
+      name="coupons"
+      options={{ label: 'Coupons' }}
+      list={screen(promotions, 'CouponList')}
+      edit={screen(promotions, 'CouponEdit')}
+      create={screen(promotions, 'CouponCreate')}
+      recordRepresentation="code"
+    />
+    <Resource
+      name="gifts"
+      options={{ label: 'Gifts' }}
+      list={screen(promotions, 'GiftList')}
+      edit={screen(promotions, 'GiftEdit')}
+      create={screen(promotions, 'GiftCreate')}
+    />
+    <Resource
+      name="transports"
+      options={{ label: 'Shipping methods' }}
+      list={screen(promotions, 'TransportList')}
+      edit={screen(promotions, 'TransportEdit')}
+      create={screen(promotions, 'TransportCreate')}
+      recordRepresentation="name"
+    />
+    <Resource
+      name="reels"
+      options={{ label: 'Reels' }}
+      list={screen(cms, 'ReelList')}
+      edit={screen(cms, 'ReelEdit')}
+      create={screen(cms, 'ReelCreate')}
+      recordRepresentation="title"
+    />
+    <Resource
+      name="sliderGroups"
+      options={{ label: 'Slider groups' }}
+      list={screen(cms, 'SliderGroupList')}
+      edit={screen(cms, 'SliderGroupEdit')}
+      create={screen(cms, 'SliderGroupCreate')}
+      recordRepresentation="name"
+    />
+    <Resource
+      name="sliders"
+      options={{ label: 'Slides' }}
+      list={screen(cms, 'SliderList')}
+      edit={screen(cms, 'SliderEdit')}
+      create={screen(cms, 'SliderCreate')}
+      recordRepresentation="title"
+    />
+    <Resource
+      name="settings"
+      options={{ label: 'Settings' }}
+      list={screen(system, 'SettingList')}
+      edit={screen(system, 'SettingEdit')}
+      recordRepresentation="key"
+    />
+    <Resource
+      name="adminUsers"
+      options={{ label: 'Back-office users' }}
+      list={screen(system, 'AdminUserList')}
+      edit={screen(system, 'AdminUserEdit')}
+      create={screen(system, 'AdminUserCreate')}
+      recordRepresentation="username"
+    />
+    <Resource
+      name="webhooks"
+      options={{ label: 'Webhooks' }}
+      list={screen(operations, 'WebhookList')}
+      show={screen(operations, 'WebhookShow')}
+      edit={screen(operations, 'WebhookEdit')}
+      create={screen(operations, 'WebhookCreate')}
+      recordRepresentation="url"
+    />
+    <Resource name="webhookDeliveries" />
+    <Resource name="mail" options={{ label: 'Mail outbox' }} list={screen(operations, 'MailList')} />
+    <Resource name="loyaltyLedger" />
+    <Resource name="reports" options={{ label: 'Reports' }} list={screen(reports, 'Reports')} />
+    <Resource name="audit" options={{ label: 'Audit log' }} list={screen(audit, 'AuditList')} />
+  </>
+);
+
 const client = createAdminClient(window.location.origin, window.localStorage);
 const authProvider = createAuthProvider(client, window.localStorage);
 const dataProvider = createDataProvider(client);
@@ -50,120 +170,7 @@ export function App() {
       theme={theme}
       disableTelemetry
     >
-      <Resource
-        name="orders"
-        options={{ label: 'Orders' }}
-        list={screen(orders, 'OrderList')}
-        show={screen(orders, 'OrderShow')}
-        recordRepresentation="number"
-      />
-      <Resource
-        name="products"
-        options={{ label: 'Products' }}
-        list={screen(products, 'ProductList')}
-        edit={screen(products, 'ProductEdit')}
-        create={screen(products, 'ProductCreate')}
-        recordRepresentation="name"
-      />
-      <Resource
-        name="variants"
-        edit={screen(variants, 'VariantEdit')}
-        create={screen(variants, 'VariantCreate')}
-        recordRepresentation="sku"
-      />
-      <Resource
-        name="categories"
-        options={{ label: 'Categories' }}
-        list={screen(categories, 'CategoryList')}
-        edit={screen(categories, 'CategoryEdit')}
-        create={screen(categories, 'CategoryCreate')}
-        recordRepresentation="name"
-      />
-      <Resource
-        name="customers"
-        options={{ label: 'Customers' }}
-        list={screen(customers, 'CustomerList')}
-        show={screen(customers, 'CustomerShow')}
-        edit={screen(customers, 'CustomerEdit')}
-        recordRepresentation="email"
-      />
-      <Resource name="addresses" />
-      <Resource
-        name="coupons"
-        options={{ label: 'Coupons' }}
-        list={screen(promotions, 'CouponList')}
-        edit={screen(promotions, 'CouponEdit')}
-        create={screen(promotions, 'CouponCreate')}
-        recordRepresentation="code"
-      />
-      <Resource
-        name="gifts"
-        options={{ label: 'Gifts' }}
-        list={screen(promotions, 'GiftList')}
-        edit={screen(promotions, 'GiftEdit')}
-        create={screen(promotions, 'GiftCreate')}
-      />
-      <Resource
-        name="transports"
-        options={{ label: 'Shipping methods' }}
-        list={screen(promotions, 'TransportList')}
-        edit={screen(promotions, 'TransportEdit')}
-        create={screen(promotions, 'TransportCreate')}
-        recordRepresentation="name"
-      />
-      <Resource
-        name="reels"
-        options={{ label: 'Reels' }}
-        list={screen(cms, 'ReelList')}
-        edit={screen(cms, 'ReelEdit')}
-        create={screen(cms, 'ReelCreate')}
-        recordRepresentation="title"
-      />
-      <Resource
-        name="sliderGroups"
-        options={{ label: 'Slider groups' }}
-        list={screen(cms, 'SliderGroupList')}
-        edit={screen(cms, 'SliderGroupEdit')}
-        create={screen(cms, 'SliderGroupCreate')}
-        recordRepresentation="name"
-      />
-      <Resource
-        name="sliders"
-        options={{ label: 'Slides' }}
-        list={screen(cms, 'SliderList')}
-        edit={screen(cms, 'SliderEdit')}
-        create={screen(cms, 'SliderCreate')}
-        recordRepresentation="title"
-      />
-      <Resource
-        name="settings"
-        options={{ label: 'Settings' }}
-        list={screen(system, 'SettingList')}
-        edit={screen(system, 'SettingEdit')}
-        recordRepresentation="key"
-      />
-      <Resource
-        name="adminUsers"
-        options={{ label: 'Back-office users' }}
-        list={screen(system, 'AdminUserList')}
-        edit={screen(system, 'AdminUserEdit')}
-        create={screen(system, 'AdminUserCreate')}
-        recordRepresentation="username"
-      />
-      <Resource
-        name="webhooks"
-        options={{ label: 'Webhooks' }}
-        list={screen(operations, 'WebhookList')}
-        show={screen(operations, 'WebhookShow')}
-        edit={screen(operations, 'WebhookEdit')}
-        create={screen(operations, 'WebhookCreate')}
-        recordRepresentation="url"
-      />
-      <Resource name="webhookDeliveries" />
-      <Resource name="mail" options={{ label: 'Mail outbox' }} list={screen(operations, 'MailList')} />
-      <Resource name="loyaltyLedger" />
-      <Resource name="reports" options={{ label: 'Reports' }} list={screen(reports, 'Reports')} />
-      <Resource name="audit" options={{ label: 'Audit log' }} list={screen(audit, 'AuditList')} />
+      {resources}
     </Admin>
   );
 }

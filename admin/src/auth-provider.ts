@@ -51,11 +51,7 @@ export function createAuthProvider(client: ShopClient, store: SessionStore) {
   let identity = read<AdminIdentity>(store, IDENTITY_KEY);
 
   async function loadIdentity(): Promise<AdminIdentity> {
-    const result = await (
-      client.api as unknown as {
-        GET(path: string): Promise<{ data?: { data: AdminIdentity }; response: Response }>;
-      }
-    ).GET('/rest/auth/admin/me');
+    const result = await client.api.GET('/rest/auth/admin/me');
     if (!result.response.ok || !result.data)
       throw new ApiError(result.response.status, 'UNAUTHENTICATED', 'Not logged in', null);
     identity = result.data.data;

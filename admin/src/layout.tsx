@@ -9,11 +9,11 @@ import {
   type RaThemeOptions,
   TitlePortal,
   UserMenu,
-  useDataProvider,
   useGetIdentity,
   useNotify,
 } from 'react-admin';
-import type { ShopDataProvider } from './data-provider.ts';
+import { messageOf } from './api-answer.ts';
+import { useShopDataProvider } from './use-shop-data-provider.ts';
 
 /**
  * react-admin's default theme with darker blues and a darker empty-list message: the defaults fall
@@ -61,7 +61,7 @@ function ShopAppBar() {
  * chooses it here with the code the e-mail brought, then logs in with it.
  */
 function ChoosePassword() {
-  const dataProvider = useDataProvider() as unknown as ShopDataProvider;
+  const dataProvider = useShopDataProvider();
   const notify = useNotify();
   const [open, setOpen] = useState(false);
   const [code, setCode] = useState('');
@@ -80,7 +80,7 @@ function ChoosePassword() {
       notify('Password chosen: log in with it', { type: 'info' });
       setOpen(false);
     } catch (error) {
-      notify((error as Error).message, { type: 'error' });
+      notify(messageOf(error), { type: 'error' });
     }
   };
   return (

@@ -1,28 +1,19 @@
 // The back office's resources: which REST path each one reads, and which admin roles may read and
 // write it (docs/security.md, "Who reads what in the back office"). The menu and the routes follow
-// from this table; the API refuses the rest anyway. Superuser (1) passes every check.
+// from this table; the API refuses the rest anyway. Superuser passes every check.
+import type { paths } from '../../packages/client/src/index.ts';
+import { holdsAnyRole, Role, type RoleId } from './roles.ts';
 
-export const ROLES = [
-  { id: 1, name: 'Superuser' },
-  { id: 2, name: 'Developer' },
-  { id: 3, name: 'Admin' },
-  { id: 4, name: 'CMS' },
-  { id: 5, name: 'Products' },
-  { id: 6, name: 'Orders' },
-  { id: 7, name: 'Reporting' },
-  { id: 8, name: 'Marketing' },
-  { id: 9, name: 'Media' },
-] as const;
-
-const SUPERUSER = 1;
+/** A path of the API document without its `/rest/` prefix: a table entry naming another fails to compile. */
+type RestPath = keyof paths extends infer Path ? (Path extends `/rest/${infer Rest}` ? Rest : never) : never;
 
 export interface ResourceAccess {
   /** `/rest/{domain}/{entity}` without the prefix. */
-  path: string;
+  path: RestPath;
   /** Roles that read it; `'any'` is every admin token. */
-  read: readonly number[] | 'any';
+  read: readonly RoleId[] | 'any';
   /** Roles that create, change and delete it. */
-  write: readonly number[];
+  write: readonly RoleId[];
   /** The list supports `sort=` (resources of the framework do; own routes may not). */
   sortable: boolean;
   /** The list takes `id=1,2,3` (getMany in one call); otherwise one call per id. */
@@ -34,49 +25,121 @@ export interface ResourceAccess {
 }
 
 export const RESOURCES: Record<string, ResourceAccess> = {
-  products: { path: 'product/product', read: 'any', write: [5], sortable: true, idFilter: true },
-  categories: { path: 'product/category', read: 'any', write: [5], sortable: true, idFilter: true },
-  orders: { path: 'order/order', read: [3, 6], write: [6], sortable: false, idFilter: false },
-  customers: { path: 'customer/customer', read: [3, 6, 8], write: [3], sortable: true, idFilter: true },
-  addresses: { path: 'customer/address', read: [3, 6, 8], write: [3], sortable: true, idFilter: true },
-  coupons: { path: 'checkout/coupon', read: [3, 8], write: [8], sortable: true, idFilter: true },
-  gifts: { path: 'checkout/gift', read: 'any', write: [8], sortable: true, idFilter: true },
-  transports: { path: 'checkout/transport', read: 'any', write: [3], sortable: true, idFilter: true },
-  reels: { path: 'cms/reel', read: 'any', write: [4, 9], sortable: true, idFilter: true },
-  sliderGroups: { path: 'cms/slider-group', read: 'any', write: [9], sortable: true, idFilter: true },
-  sliders: { path: 'cms/slider', read: 'any', write: [9], sortable: true, idFilter: true },
+  products: { path: 'product/product', read: 'any', write: [Role.Products], sortable: true, idFilter: true },
+  categories: {
+    path: 'product/category',
+    read: 'any',
+    write: [Role.Products],
+    sortable: true,
+    idFilter: true,
+  },
+  orders: {
+    path: 'order/order',
+    read: [Role.Admin, Role.Orders],
+    write: [Role.Orders],
+    sortable: false,
+    idFilter: false,
+  },
+  customers: {
+    path: 'customer/customer',
+    read: [Role.Admin, Role.Orders, Role.Marketing],
+    write: [Role.Admin],
+    sortable: true,
+    idFilter: true,
+  },
+  addresses: {
+    path: 'customer/address',
+    read: [Role.Admin, Role.Orders, Role.Marketing],
+    write: [Role.Admin],
+    sortable: true,
+    idFilter: true,
+  },
+  coupons: {
+    path: 'checkout/coupon',
+    read: [Role.Admin, Role.Marketing],
+    write: [Role.Marketing],
+    sortable: true,
+    idFilter: true,
+  },
+  gifts: { path: 'checkout/gift', read: 'any', write: [Role.Marketing], sortable: true, idFilter: true },
+  transports: {
+    path: 'checkout/transport',
+    read: 'any',
+    write: [Role.Admin],
+    sortable: true,
+    idFilter: true,
+  },
+  reels: { path: 'cms/reel', read: 'any', write: [Role.CMS, Role.Media], sortable: true, idFilter: true },
+  sliderGroups: {
+    path: 'cms/slider-group',
+    read: 'any',
+    write: [Role.Media],
+    sortable: true,
+    idFilter: true,
+  },
+  sliders: { path: 'cms/slider', read: 'any', write: [Role.Media], sortable: true, idFilter: true },
   settings: {
     path: 'system/setting',
-    read: [2, 3],
-    write: [2, 3],
+    read: [Role.Developer, Role.Admin],
+    write: [Role.Developer, Role.Admin],
     sortable: false,
     idFilter: false,
     idField: 'key',
   },
-  adminUsers: { path: 'system/admin-user', read: [3], write: [3], sortable: false, idFilter: false },
-  webhooks: { path: 'system/webhook', read: [2, 3], write: [2, 3], sortable: false, idFilter: false },
+  adminUsers: {
+    path: 'system/admin-user',
+    read: [Role.Admin],
+    write: [Role.Admin],
+    sortable: false,
+    idFilter: false,
+  },
+  webhooks: {
+    path: 'system/webhook',
+    read: [Role.Developer, Role.Admin],
+    write: [Role.Developer, Role.Admin],
+    sortable: false,
+    idFilter: false,
+  },
   webhookDeliveries: {
     path: 'system/webhook',
-    read: [2, 3],
-    write: [2, 3],
+    read: [Role.Developer, Role.Admin],
+    write: [Role.Developer, Role.Admin],
     sortable: false,
     idFilter: false,
     nested: { target: 'webhookId', path: (webhookId) => `system/webhook/${webhookId}/deliveries` },
   },
-  mail: { path: 'system/mail', read: [2, 3], write: [], sortable: false, idFilter: false },
-  variants: { path: 'product/variant', read: 'any', write: [5], sortable: true, idFilter: true },
-  reports: { path: 'report/sales', read: [3, 7], write: [], sortable: false, idFilter: false },
-  audit: { path: 'system/audit', read: [3], write: [], sortable: false, idFilter: false },
-  loyaltyLedger: { path: 'loyalty/ledger', read: [3, 8], write: [3, 8], sortable: false, idFilter: false },
+  mail: {
+    path: 'system/mail',
+    read: [Role.Developer, Role.Admin],
+    write: [],
+    sortable: false,
+    idFilter: false,
+  },
+  variants: { path: 'product/variant', read: 'any', write: [Role.Products], sortable: true, idFilter: true },
+  reports: {
+    path: 'report/sales',
+    read: [Role.Admin, Role.Reporting],
+    write: [],
+    sortable: false,
+    idFilter: false,
+  },
+  audit: { path: 'system/audit', read: [Role.Admin], write: [], sortable: false, idFilter: false },
+  loyaltyLedger: {
+    path: 'loyalty/ledger',
+    read: [Role.Admin, Role.Marketing],
+    write: [Role.Admin, Role.Marketing],
+    sortable: false,
+    idFilter: false,
+  },
 };
 
 const WRITE_ACTIONS = new Set(['create', 'edit', 'delete']);
 
 /** Whether an admin holding `roles` may do `action` ('list', 'show', 'edit', …) on `resource`. */
 export function canAccess(roles: readonly number[], resource: string, action: string): boolean {
-  if (roles.includes(SUPERUSER)) return true;
+  if (roles.includes(Role.Superuser)) return true;
   const access = RESOURCES[resource];
   if (!access) return true;
   const allowed = WRITE_ACTIONS.has(action) ? access.write : access.read;
-  return allowed === 'any' || allowed.some((role) => roles.includes(role));
+  return allowed === 'any' || holdsAnyRole(roles, allowed);
 }

@@ -3,7 +3,8 @@ import { slugify } from '../modules/catalog/slug.ts';
 import type { coupons, gifts } from '../modules/promotions/promotions.tables.ts';
 import type { transports } from '../modules/shipping/shipping.tables.ts';
 import type { reels, sliderGroups, sliders } from '../modules/cms/cms.tables.ts';
-import { DEPARTMENTS, type DemoProduct, demoProducts, EXTRA_LEAVES } from './demo-catalog.ts';
+import { type DemoProduct, demoProducts } from './demo-catalog.ts';
+import { DEPARTMENTS, EXTRA_LEAVES } from './demo-departments.ts';
 import { Prng } from './prng.ts';
 
 // Everything but the catalog rows' ids: plain values ready for multi-row inserts.
@@ -27,7 +28,26 @@ export interface DemoShop {
 const DAY_MS = 86_400_000;
 
 export function demoShop(now = new Date()): DemoShop {
-  const prng = new Prng(DEMO_SEED);
+  const catalog = demoProducts(new Prng(DEMO_SEED));
+  const cheapSweets = catalog
+    .map((p, i) => ({ p, i }))
+    .filter(({ p }) => p.leafIndex >= 12 && p.active && p.price < 800)
+    .slice(0, 4)
+    .map(({ i }) => i);
+  return {
+    ...demoCategories(),
+    products: catalog,
+    transports: DEMO_TRANSPORTS,
+    coupons: demoCoupons(now),
+    reels: demoReels(catalog.length),
+    sliderGroup: { name: 'Home hero', code: 'home-hero' },
+    sliders: DEMO_SLIDERS,
+    giftRule: { name: 'Free chocolate over 150', minSubtotal: 15000, maxQty: 1, productIndexes: cheapSweets },
+  };
+}
+
+/** The departments and, in leaf order, the categories under them. */
+function demoCategories(): Pick<DemoShop, 'departments' | 'leaves'> {
   const departments = DEPARTMENTS.map((d, i) => ({
     name: d.name,
     slug: slugify(d.name),
@@ -58,128 +78,125 @@ export function demoShop(now = new Date()): DemoShop {
       },
     });
   }
-  const catalog = demoProducts(prng);
-  const cheapSweets = catalog
-    .map((p, i) => ({ p, i }))
-    .filter(({ p }) => p.leafIndex >= 12 && p.active && p.price < 800)
-    .slice(0, 4)
-    .map(({ i }) => i);
-  return {
-    departments,
-    leaves,
-    products: catalog,
-    transports: [
-      {
-        name: 'Standard courier',
-        description: '2–3 working days',
-        price: 1999,
-        freeShippingThreshold: 25000,
-        includedWeightKg: 5,
-        overweightPricePerKg: 200,
-        codFee: 500,
-        position: 1,
-      },
-      {
-        name: 'Express courier',
-        description: 'Next working day',
-        price: 2999,
-        freeShippingThreshold: null,
-        includedWeightKg: 3,
-        overweightPricePerKg: 300,
-        codFee: 500,
-        position: 2,
-      },
-      {
-        name: 'Pickup point',
-        description: 'Collect from a locker',
-        price: 999,
-        freeShippingThreshold: 15000,
-        includedWeightKg: 10,
-        overweightPricePerKg: 100,
-        codFee: 0,
-        position: 3,
-      },
-      { name: 'Freight (retired)', price: 4999, active: false, position: 9 },
-    ],
-    coupons: [
-      {
-        code: 'WELCOME10',
-        type: 'percent',
-        value: 1000,
-        minSubtotal: 0,
-        usageLimit: 1000,
-        perCustomerLimit: 1,
-      },
-      {
-        code: 'SAVE20',
-        type: 'fixed',
-        value: 2000,
-        minSubtotal: 10000,
-        endsAt: new Date(now.getTime() + 365 * DAY_MS),
-      },
-      { code: 'EXPIRED5', type: 'fixed', value: 500, endsAt: new Date(now.getTime() - 30 * DAY_MS) },
-    ],
-    reels: [1, 2, 3, 4, 5, 6].map((n) => ({
-      row: {
-        title: [
-          'Latte art in 60 seconds',
-          'Dialing in espresso',
-          'Cold brew at home',
-          'Matcha whisking',
-          'Moka pot basics',
-          'Pairing chocolate and coffee',
-        ][n - 1],
-        videoUrl: `https://videos.example.com/demo/reel-${n}.mp4`,
-        posterUrl: `https://images.example.com/demo/reel-${n}.jpg`,
-        position: n,
-        active: n !== 6,
-      },
-      productIndexes: [n * 11, n * 23, n * 37].map((i) => i % catalog.length),
-    })),
-    sliderGroup: { name: 'Home hero', code: 'home-hero' },
-    sliders: [
-      {
-        title: 'Autumn roasts are here',
-        subtitle: 'Up to 30 % off selected beans',
-        imageUrl: 'https://images.example.com/demo/hero-1.jpg',
-        linkUrl: '/category/coffee-beans',
-        position: 1,
-      },
-      {
-        title: 'Free shipping from 250',
-        subtitle: 'With the standard courier',
-        imageUrl: 'https://images.example.com/demo/hero-2.jpg',
-        linkUrl: '/shipping',
-        position: 2,
-      },
-      {
-        title: 'Make it at home',
-        subtitle: 'Machines and grinders',
-        imageUrl: 'https://images.example.com/demo/hero-3.jpg',
-        linkUrl: '/category/machines',
-        position: 3,
-      },
-      {
-        title: 'Collect points',
-        subtitle: '100 points = 5.00',
-        imageUrl: 'https://images.example.com/demo/hero-4.jpg',
-        linkUrl: '/loyalty',
-        position: 4,
-      },
-      {
-        title: 'Gift a treat',
-        subtitle: 'Free chocolate over 150',
-        imageUrl: 'https://images.example.com/demo/hero-5.jpg',
-        linkUrl: '/gifts',
-        position: 5,
-      },
-      {
-        title: 'Old campaign',
-        imageUrl: 'https://images.example.com/demo/hero-6.jpg',
-        position: 6,
-        active: false,
-      },
-    ],
-    giftRule: { name: 'Free chocolate over 150', minSubtotal: 15000, maxQty: 1, productIndexes: cheapSweets },
-  };
+  return { departments, leaves };
 }
+
+const DEMO_TRANSPORTS: DemoShop['transports'] = [
+  {
+    name: 'Standard courier',
+    description: '2–3 working days',
+    price: 1999,
+    freeShippingThreshold: 25000,
+    includedWeightKg: 5,
+    overweightPricePerKg: 200,
+    codFee: 500,
+    position: 1,
+  },
+  {
+    name: 'Express courier',
+    description: 'Next working day',
+    price: 2999,
+    freeShippingThreshold: null,
+    includedWeightKg: 3,
+    overweightPricePerKg: 300,
+    codFee: 500,
+    position: 2,
+  },
+  {
+    name: 'Pickup point',
+    description: 'Collect from a locker',
+    price: 999,
+    freeShippingThreshold: 15000,
+    includedWeightKg: 10,
+    overweightPricePerKg: 100,
+    codFee: 0,
+    position: 3,
+  },
+  { name: 'Freight (retired)', price: 4999, active: false, position: 9 },
+];
+
+function demoCoupons(now: Date): DemoShop['coupons'] {
+  return [
+    {
+      code: 'WELCOME10',
+      type: 'percent',
+      value: 1000,
+      minSubtotal: 0,
+      usageLimit: 1000,
+      perCustomerLimit: 1,
+    },
+    {
+      code: 'SAVE20',
+      type: 'fixed',
+      value: 2000,
+      minSubtotal: 10000,
+      endsAt: new Date(now.getTime() + 365 * DAY_MS),
+    },
+    { code: 'EXPIRED5', type: 'fixed', value: 500, endsAt: new Date(now.getTime() - 30 * DAY_MS) },
+  ];
+}
+
+/** Six how-to reels, each showing three products of the catalog. */
+function demoReels(productCount: number): DemoShop['reels'] {
+  return [1, 2, 3, 4, 5, 6].map((n) => ({
+    row: {
+      title: [
+        'Latte art in 60 seconds',
+        'Dialing in espresso',
+        'Cold brew at home',
+        'Matcha whisking',
+        'Moka pot basics',
+        'Pairing chocolate and coffee',
+      ][n - 1],
+      videoUrl: `https://videos.example.com/demo/reel-${n}.mp4`,
+      posterUrl: `https://images.example.com/demo/reel-${n}.jpg`,
+      position: n,
+      active: n !== 6,
+    },
+    productIndexes: [n * 11, n * 23, n * 37].map((i) => i % productCount),
+  }));
+}
+
+const DEMO_SLIDERS: DemoShop['sliders'] = [
+  {
+    title: 'Autumn roasts are here',
+    subtitle: 'Up to 30 % off selected beans',
+    imageUrl: 'https://images.example.com/demo/hero-1.jpg',
+    linkUrl: '/category/coffee-beans',
+    position: 1,
+  },
+  {
+    title: 'Free shipping from 250',
+    subtitle: 'With the standard courier',
+    imageUrl: 'https://images.example.com/demo/hero-2.jpg',
+    linkUrl: '/shipping',
+    position: 2,
+  },
+  {
+    title: 'Make it at home',
+    subtitle: 'Machines and grinders',
+    imageUrl: 'https://images.example.com/demo/hero-3.jpg',
+    linkUrl: '/category/machines',
+    position: 3,
+  },
+  {
+    title: 'Collect points',
+    subtitle: '100 points = 5.00',
+    imageUrl: 'https://images.example.com/demo/hero-4.jpg',
+    linkUrl: '/loyalty',
+    position: 4,
+  },
+  {
+    title: 'Gift a treat',
+    subtitle: 'Free chocolate over 150',
+    imageUrl: 'https://images.example.com/demo/hero-5.jpg',
+    linkUrl: '/gifts',
+    position: 5,
+  },
+  {
+    title: 'Old campaign',
+    imageUrl: 'https://images.example.com/demo/hero-6.jpg',
+    position: 6,
+    active: false,
+  },
+];

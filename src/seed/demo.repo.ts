@@ -13,6 +13,7 @@ import { addresses, wishlistItems } from '../modules/customers/address.tables.ts
 import { customers } from '../modules/customers/customer.tables.ts';
 import { insertLedgerEntry } from '../modules/loyalty/loyalty.repo.ts';
 import { settings } from '../modules/settings/settings.tables.ts';
+import type { DemoProduct } from './demo-catalog.ts';
 import { DEMO_CUSTOMER, type DemoShop } from './demo-shop.ts';
 
 /** Serialises demo seeding of instances starting at once on one empty PostgreSQL. */
@@ -57,27 +58,48 @@ export async function insertDemoShop(
   customerPasswordHash: string,
   now: Date,
 ): Promise<SeedCounts> {
-  const departmentIds = await insertIds(
-    (c) => tx.insert(categories).values(c).returning({ id: categories.id }),
-    shop.departments,
-  );
+  const { departmentIds, leafIds } = await insertCategories(tx, shop);
+  const productIds = await insertProducts(tx, shop.products, leafIds);
+  await insertPriceHistory(tx, shop.products, productIds, now);
+  await insertPromotionsAndContent(tx, shop, productIds);
+  await insertDemoCustomer(tx, customerPasswordHash, productIds);
+  return {
+    categories: departmentIds.length + leafIds.length,
+    products: productIds.length,
+    transports: shop.transports.length,
+    coupons: shop.coupons.length,
+    reels: shop.reels.length,
+    sliders: shop.sliders.length,
+  };
+}
+
+async function insertCategories(tx: Db, shop: DemoShop) {
+  const insert = (rows: (typeof categories.$inferInsert)[]) =>
+    tx.insert(categories).values(rows).returning({ id: categories.id });
+  const departmentIds = await insertIds(insert, shop.departments);
   // Second-level leaves first, then those a level further down (their parent's id known by then).
   const leafIds: number[] = [];
   for (const nested of [false, true]) {
     const indexes = shop.leaves.flatMap((l, i) => ((l.parentLeafIndex !== undefined) === nested ? [i] : []));
     const ids = await insertIds(
-      (c) => tx.insert(categories).values(c).returning({ id: categories.id }),
+      insert,
       indexes.map((i) => {
-        const l = shop.leaves[i];
-        const parentId = nested ? leafIds[l.parentLeafIndex!] : departmentIds[l.departmentIndex];
-        return { ...l.row, parentId };
+        const { parentLeafIndex, departmentIndex, row } = shop.leaves[i];
+        const parentId =
+          parentLeafIndex === undefined ? departmentIds[departmentIndex] : leafIds[parentLeafIndex];
+        return { ...row, parentId };
       }),
     );
     indexes.forEach((leaf, k) => {
       leafIds[leaf] = ids[k];
     });
   }
-  const productRows = shop.products.map((p) => ({
+  return { departmentIds, leafIds };
+}
+
+/** The products in their leaves, and the variants of those with options; their ids in order. */
+async function insertProducts(tx: Db, demoProducts: DemoProduct[], leafIds: number[]): Promise<number[]> {
+  const productRows = demoProducts.map((p) => ({
     sku: p.sku,
     slug: p.slug,
     name: p.name,
@@ -101,14 +123,19 @@ export async function insertDemoShop(
     productRows,
   );
   // Products with options get their variants here (the database gives the others a plain one).
-  const variantRows = shop.products.flatMap((p, i) =>
+  const variantRows = demoProducts.flatMap((p, i) =>
     p.variants.map((v, position) => ({ ...v, productId: productIds[i], position })),
   );
   if (variantRows.length) await tx.insert(productVariants).values(variantRows);
+  return productIds;
+}
 
-  // Price history: the regular price since 60 days; products on sale got their sale price 3 days
-  // ago, so their reference price (lowest of the 30 days before) is the regular price.
-  const history = shop.products.flatMap((p, i) => {
+/**
+ * The regular price since 60 days; products on sale got their sale price 3 days ago, so their
+ * reference price (lowest of the 30 days before) is the regular price.
+ */
+async function insertPriceHistory(tx: Db, demoProducts: DemoProduct[], productIds: number[], now: Date) {
+  const history = demoProducts.flatMap((p, i) => {
     const regular = {
       productId: productIds[i],
       price: p.regularPrice ?? p.price,
@@ -125,7 +152,10 @@ export async function insertDemoShop(
     history,
     500,
   );
+}
 
+/** Shipping methods, coupons, the gift rule, reels and the home slider group. */
+async function insertPromotionsAndContent(tx: Db, shop: DemoShop, productIds: number[]) {
   await tx.insert(transports).values(shop.transports);
   await tx.insert(coupons).values(shop.coupons);
   const { productIndexes, ...giftRule } = shop.giftRule;
@@ -142,15 +172,6 @@ export async function insertDemoShop(
       .values({ key: 'home_hero_slider_group_id', value: group.id })
       .onConflictDoNothing({ target: settings.key });
   }
-  await insertDemoCustomer(tx, customerPasswordHash, productIds);
-  return {
-    categories: departmentIds.length + leafIds.length,
-    products: productIds.length,
-    transports: shop.transports.length,
-    coupons: shop.coupons.length,
-    reels: shop.reels.length,
-    sliders: shop.sliders.length,
-  };
 }
 
 const DEMO_POINTS = DEMO_CUSTOMER.loyaltyPoints;

@@ -15,9 +15,9 @@ export async function seedDemoShop(db: Db, now = new Date()): Promise<SeedResult
   if (products > 0) return { seeded: false, products };
   const passwordHash = await hashPassword(DEMO_CUSTOMER.password);
   return db.transaction(async (tx) => {
-    const existing = await lockAndCountProducts(tx as unknown as Db);
+    const existing = await lockAndCountProducts(tx);
     if (existing > 0) return { seeded: false, products: existing };
-    const counts = await insertDemoShop(tx as unknown as Db, demoShop(now), passwordHash, now);
+    const counts = await insertDemoShop(tx, demoShop(now), passwordHash, now);
     return { seeded: true, counts };
   });
 }

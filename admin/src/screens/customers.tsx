@@ -18,12 +18,13 @@ import {
   TextField,
   TextInput,
   useCanAccess,
-  useDataProvider,
   useNotify,
   useRecordContext,
   useRefresh,
 } from 'react-admin';
-import type { ShopDataProvider } from '../data-provider.ts';
+import { messageOf } from '../api-answer.ts';
+import type { Customer } from '../api-types.ts';
+import { useShopDataProvider } from '../use-shop-data-provider.ts';
 
 const customerFilters = [
   <SearchInput key="q" source="q" alwaysOn placeholder="Search e-mail or name" />,
@@ -96,8 +97,8 @@ function CustomerOrders(_props: { label: string }) {
 
 /** POST /rest/loyalty/adjustment for the customer shown (Admin, Marketing). */
 function PointsAdjustment() {
-  const customer = useRecordContext();
-  const dataProvider = useDataProvider() as unknown as ShopDataProvider;
+  const customer = useRecordContext<Customer>();
+  const dataProvider = useShopDataProvider();
   const notify = useNotify();
   const refresh = useRefresh();
   const [delta, setDelta] = useState('');
@@ -112,7 +113,7 @@ function PointsAdjustment() {
       setReason('');
       refresh();
     } catch (error) {
-      notify((error as Error).message, { type: 'error' });
+      notify(messageOf(error), { type: 'error' });
     }
   };
   return (

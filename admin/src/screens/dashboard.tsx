@@ -1,6 +1,6 @@
 import { Box, Card, CardContent, CardHeader, Grid, Typography } from '@mui/material';
 import { Link, Title, useCanAccess, useGetList, useGetOne } from 'react-admin';
-import { isoDay, money, type SalesBucket, useReport } from './reports.tsx';
+import { isoDay, money, type SalesBucket, useReport } from './report-parts.tsx';
 
 interface OrderRow {
   id: number;
@@ -39,7 +39,7 @@ function Figure({ label, value }: { label: string; value: string | number }) {
 /** Orders and sales today and this week, from the sales report (days in the shop's time zone). */
 function SalesFigures() {
   const today = isoDay(new Date());
-  const report = useReport<{ buckets: SalesBucket[] }>('sales', { from: isoDay(startOfWeek()), to: today });
+  const report = useReport('sales', { from: isoDay(startOfWeek()), to: today });
   if (report.error) return <Typography role="alert">{report.error}</Typography>;
   if (report.loading) return <Typography>Loading sales…</Typography>;
   const buckets = report.data?.buckets ?? [];

@@ -16,7 +16,6 @@ import {
   SimpleShowLayout,
   TextField,
   TextInput,
-  useDataProvider,
   useNotify,
   useRecordContext,
   useRedirect,
@@ -25,7 +24,9 @@ import {
 } from 'react-admin';
 import { Alert, Button } from '@mui/material';
 import { useEffect, useState } from 'react';
-import type { ShopDataProvider } from '../data-provider.ts';
+import { messageOf } from '../api-answer.ts';
+import type { Webhook, WebhookDelivery } from '../api-types.ts';
+import { useShopDataProvider } from '../use-shop-data-provider.ts';
 
 const linesFormat = (values: unknown) => (Array.isArray(values) ? values.join('\n') : '');
 const linesParse = (text: string) =>
@@ -106,8 +107,8 @@ export const WebhookEdit = () => (
  * a rotation answers (POST …/rotate-secret: the old one stops verifying at once).
  */
 function SigningSecret() {
-  const hook = useRecordContext();
-  const dataProvider = useDataProvider() as unknown as ShopDataProvider;
+  const hook = useRecordContext<Webhook>();
+  const dataProvider = useShopDataProvider();
   const notify = useNotify();
   const [rotated, setRotated] = useState<string>();
   if (!hook) return null;
@@ -115,10 +116,10 @@ function SigningSecret() {
   const rotate = async () => {
     try {
       const { data } = await dataProvider.rotateWebhookSecret(hook.id);
-      createdSecrets.set(String(hook.id), String(data.secret));
-      setRotated(String(data.secret));
+      createdSecrets.set(String(hook.id), data.secret);
+      setRotated(data.secret);
     } catch (error) {
-      notify((error as Error).message, { type: 'error' });
+      notify(messageOf(error), { type: 'error' });
     }
   };
   return (
@@ -133,8 +134,8 @@ function SigningSecret() {
 
 /** POST …/deliveries/{id}/retry for one delivery row (a dead one, or to send again). */
 function RetryDelivery() {
-  const delivery = useRecordContext();
-  const dataProvider = useDataProvider() as unknown as ShopDataProvider;
+  const delivery = useRecordContext<WebhookDelivery>();
+  const dataProvider = useShopDataProvider();
   const notify = useNotify();
   const refresh = useRefresh();
   if (!delivery) return null;
@@ -144,7 +145,7 @@ function RetryDelivery() {
       notify('Delivery queued again', { type: 'info' });
       refresh();
     } catch (error) {
-      notify((error as Error).message, { type: 'error' });
+      notify(messageOf(error), { type: 'error' });
     }
   };
   return (

@@ -11,11 +11,14 @@ import {
   Typography,
 } from '@mui/material';
 import { type FormEvent, type ReactNode, useState } from 'react';
-import { useDataProvider, useNotify, useRecordContext, useRefresh } from 'react-admin';
-import type { ShopDataProvider } from '../data-provider.ts';
+import { useNotify, useRecordContext, useRefresh } from 'react-admin';
+import { messageOf } from '../api-answer.ts';
+import type { Order } from '../api-types.ts';
+import type { OrderStatus } from '../shop-actions.ts';
+import { useShopDataProvider } from '../use-shop-data-provider.ts';
 
 /** The moves an order may make by transition (shipping goes through the shipment form). */
-const NEXT_STATUSES: Record<string, readonly string[]> = {
+const NEXT_STATUSES: Record<OrderStatus, readonly OrderStatus[]> = {
   pending: ['confirmed', 'cancelled'],
   confirmed: ['cancelled'],
   shipped: ['delivered'],
@@ -23,22 +26,11 @@ const NEXT_STATUSES: Record<string, readonly string[]> = {
   cancelled: [],
 };
 
-const ACTION_LABELS: Record<string, string> = {
+const ACTION_LABELS: Partial<Record<OrderStatus, string>> = {
   confirmed: 'Confirm',
   delivered: 'Mark delivered',
   cancelled: 'Cancel order',
 };
-
-interface OrderLine {
-  id: number;
-  sku: string;
-  name: string;
-  qty: number;
-}
-
-interface OrderReturn {
-  lines: { orderLineId: number; qty: number }[];
-}
 
 /** Runs one order call, tells the admin how it went and reloads the page's order. */
 function useOrderCall() {
@@ -53,7 +45,7 @@ function useOrderCall() {
       refresh();
       return true;
     } catch (error) {
-      notify((error as Error).message, { type: 'error' });
+      notify(messageOf(error), { type: 'error' });
       return false;
     } finally {
       setBusy(false);
@@ -74,14 +66,14 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 export function TransitionForm() {
-  const order = useRecordContext();
-  const dataProvider = useDataProvider() as unknown as ShopDataProvider;
+  const order = useRecordContext<Order>();
+  const dataProvider = useShopDataProvider();
   const { busy, run } = useOrderCall();
   const [reason, setReason] = useState('');
   if (!order) return null;
-  const next = NEXT_STATUSES[String(order.status)] ?? [];
+  const next = NEXT_STATUSES[order.status] ?? [];
   if (next.length === 0) return null;
-  const move = (to: string) =>
+  const move = (to: OrderStatus) =>
     run(`Order ${order.number} is now ${to}`, () =>
       dataProvider.transitionOrder(order.id, to, reason.trim() || undefined),
     ).then((moved) => moved && setReason(''));
@@ -112,8 +104,8 @@ export function TransitionForm() {
 }
 
 export function PaymentForm() {
-  const order = useRecordContext();
-  const dataProvider = useDataProvider() as unknown as ShopDataProvider;
+  const order = useRecordContext<Order>();
+  const dataProvider = useShopDataProvider();
   const { busy, run } = useOrderCall();
   const [reference, setReference] = useState('');
   if (order?.paymentStatus !== 'pending' || order.status === 'cancelled') return null;
@@ -142,8 +134,8 @@ export function PaymentForm() {
 }
 
 export function ShipmentForm() {
-  const order = useRecordContext();
-  const dataProvider = useDataProvider() as unknown as ShopDataProvider;
+  const order = useRecordContext<Order>();
+  const dataProvider = useShopDataProvider();
   const { busy, run } = useOrderCall();
   const [carrier, setCarrier] = useState('');
   const [trackingNumber, setTrackingNumber] = useState('');
@@ -194,7 +186,9 @@ export function ShipmentForm() {
 }
 
 /** Units of each line already taken back by earlier returns. */
-export function returnedUnits(returns: readonly OrderReturn[]): Map<number, number> {
+export function returnedUnits(
+  returns: readonly Pick<Order['returns'][number], 'lines'>[],
+): Map<number, number> {
   const returned = new Map<number, number>();
   for (const taken of returns) {
     for (const line of taken.lines) {
@@ -204,16 +198,47 @@ export function returnedUnits(returns: readonly OrderReturn[]): Map<number, numb
   return returned;
 }
 
+/** How many units of one line to take back, out of those not returned yet (`left`). */
+function ReturnLineInput({
+  line,
+  left,
+  value,
+  onChange,
+}: {
+  line: Order['lines'][number];
+  left: number;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 1 }}>
+      <MuiTextField
+        label={`Return units of ${line.sku}`}
+        size="small"
+        type="number"
+        disabled={left <= 0}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        slotProps={{ htmlInput: { min: 0, max: left, step: 1 } }}
+        sx={{ width: 320 }}
+      />
+      <Typography variant="body2">
+        {line.name}: {left} of {line.qty} can be returned
+      </Typography>
+    </Stack>
+  );
+}
+
 export function ReturnForm() {
-  const order = useRecordContext();
-  const dataProvider = useDataProvider() as unknown as ShopDataProvider;
+  const order = useRecordContext<Order>();
+  const dataProvider = useShopDataProvider();
   const { busy, run } = useOrderCall();
   const [quantities, setQuantities] = useState<Record<number, string>>({});
   const [restock, setRestock] = useState(true);
   const [reason, setReason] = useState('');
   if (!order || (order.status !== 'shipped' && order.status !== 'delivered')) return null;
-  const lines = (order.lines ?? []) as OrderLine[];
-  const returned = returnedUnits((order.returns ?? []) as OrderReturn[]);
+  const lines = order.lines ?? [];
+  const returned = returnedUnits(order.returns ?? []);
   const chosen = lines
     .map((line) => ({ orderLineId: line.id, qty: Number(quantities[line.id] ?? 0) }))
     .filter((line) => Number.isInteger(line.qty) && line.qty > 0);
@@ -227,26 +252,15 @@ export function ReturnForm() {
   return (
     <Section title="Return and refund">
       <Box component="form" onSubmit={submit}>
-        {lines.map((line) => {
-          const left = line.qty - (returned.get(line.id) ?? 0);
-          return (
-            <Stack key={line.id} direction="row" spacing={2} sx={{ alignItems: 'center', mb: 1 }}>
-              <MuiTextField
-                label={`Return units of ${line.sku}`}
-                size="small"
-                type="number"
-                disabled={left <= 0}
-                value={quantities[line.id] ?? ''}
-                onChange={(event) => setQuantities({ ...quantities, [line.id]: event.target.value })}
-                slotProps={{ htmlInput: { min: 0, max: left, step: 1 } }}
-                sx={{ width: 320 }}
-              />
-              <Typography variant="body2">
-                {line.name}: {left} of {line.qty} can be returned
-              </Typography>
-            </Stack>
-          );
-        })}
+        {lines.map((line) => (
+          <ReturnLineInput
+            key={line.id}
+            line={line}
+            left={line.qty - (returned.get(line.id) ?? 0)}
+            value={quantities[line.id] ?? ''}
+            onChange={(value) => setQuantities({ ...quantities, [line.id]: value })}
+          />
+        ))}
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: 'center' }}>
           <FormControlLabel
             control={<Checkbox checked={restock} onChange={(event) => setRestock(event.target.checked)} />}

@@ -18,6 +18,7 @@ import {
   UrlField,
   useRecordContext,
 } from 'react-admin';
+import type { Order } from '../api-types.ts';
 import { PaymentForm, ReturnForm, ShipmentForm, TransitionForm } from './order-actions.tsx';
 
 export const ORDER_STATUSES = ['pending', 'confirmed', 'shipped', 'delivered', 'cancelled'] as const;
@@ -99,8 +100,7 @@ function Facts({ entries }: { entries: [string, ReactNode][] }) {
 }
 
 function AddressBlock() {
-  const order = useRecordContext();
-  const address = order?.address as Record<string, string | null> | undefined;
+  const address = useRecordContext<Order>()?.address;
   if (!address) return null;
   return (
     <Typography component="address" variant="body2" sx={{ fontStyle: 'normal', whiteSpace: 'pre-line' }}>
@@ -118,6 +118,76 @@ function AddressBlock() {
   );
 }
 
+/** The ordered lines. */
+const lineRows = (
+  <Datagrid bulkActionButtons={false} rowClick={false}>
+    <TextField source="sku" label="SKU" />
+    <TextField source="name" />
+    <FunctionField
+      label="Options"
+      render={(line: { options?: Record<string, string> }) =>
+        Object.entries(line.options ?? {})
+          .map(([name, value]) => `${name}: ${value}`)
+          .join(', ') || '—'
+      }
+    />
+    <NumberField source="qty" label="Quantity" />
+    <NumberField source="unitPrice" label="Unit price" options={money} />
+    <NumberField source="vatRate" label="VAT %" />
+    <NumberField source="lineTotal" label="Line total" options={money} />
+  </Datagrid>
+);
+
+/** VAT per rate. */
+const vatRows = (
+  <Datagrid bulkActionButtons={false} rowClick={false}>
+    <NumberField source="rate" label="Rate %" />
+    <NumberField source="net" options={money} />
+    <NumberField source="vat" label="VAT" options={money} />
+    <NumberField source="gross" options={money} />
+  </Datagrid>
+);
+
+/** The shipments with their tracking. */
+const shipmentRows = (
+  <Datagrid
+    bulkActionButtons={false}
+    rowClick={false}
+    empty={<Typography variant="body2">Not shipped yet.</Typography>}
+  >
+    <DateField source="at" label="Shipped" showTime />
+    <TextField source="carrier" />
+    <TextField source="trackingNumber" label="Tracking number" />
+    <UrlField source="trackingUrl" label="Tracking URL" emptyText="—" />
+  </Datagrid>
+);
+
+/** Every status change, who made it and why. */
+const historyRows = (
+  <Datagrid bulkActionButtons={false} rowClick={false}>
+    <DateField source="at" label="When" showTime />
+    <TextField source="from" emptyText="—" />
+    <TextField source="to" />
+    <TextField source="by" label="By" />
+    <TextField source="reason" emptyText="—" />
+  </Datagrid>
+);
+
+/** Returns and what they refunded. */
+const returnRows = (
+  <Datagrid
+    bulkActionButtons={false}
+    rowClick={false}
+    empty={<Typography variant="body2">No returns.</Typography>}
+  >
+    <DateField source="at" label="When" showTime />
+    <NumberField source="amount" label="Refunded" options={money} />
+    <NumberField source="points" label="Points back" />
+    <BooleanField source="restock" label="Restocked" />
+    <TextField source="reason" emptyText="—" />
+  </Datagrid>
+);
+
 const when = (at: unknown) => (typeof at === 'string' ? new Date(at).toLocaleString() : '—');
 
 export function OrderShow() {
@@ -134,31 +204,9 @@ export function OrderShow() {
         <Labeled label="Delivery address">
           <AddressBlock />
         </Labeled>
-        <ArrayField source="lines">
-          <Datagrid bulkActionButtons={false} rowClick={false}>
-            <TextField source="sku" label="SKU" />
-            <TextField source="name" />
-            <FunctionField
-              label="Options"
-              render={(line: { options?: Record<string, string> }) =>
-                Object.entries(line.options ?? {})
-                  .map(([name, value]) => `${name}: ${value}`)
-                  .join(', ') || '—'
-              }
-            />
-            <NumberField source="qty" label="Quantity" />
-            <NumberField source="unitPrice" label="Unit price" options={money} />
-            <NumberField source="vatRate" label="VAT %" />
-            <NumberField source="lineTotal" label="Line total" options={money} />
-          </Datagrid>
-        </ArrayField>
+        <ArrayField source="lines">{lineRows}</ArrayField>
         <ArrayField source="vatBreakdown" label="VAT breakdown">
-          <Datagrid bulkActionButtons={false} rowClick={false}>
-            <NumberField source="rate" label="Rate %" />
-            <NumberField source="net" options={money} />
-            <NumberField source="vat" label="VAT" options={money} />
-            <NumberField source="gross" options={money} />
-          </Datagrid>
+          {vatRows}
         </ArrayField>
         <FunctionField
           label="Totals"
@@ -188,40 +236,11 @@ export function OrderShow() {
             />
           )}
         />
-        <ArrayField source="shipments">
-          <Datagrid
-            bulkActionButtons={false}
-            rowClick={false}
-            empty={<Typography variant="body2">Not shipped yet.</Typography>}
-          >
-            <DateField source="at" label="Shipped" showTime />
-            <TextField source="carrier" />
-            <TextField source="trackingNumber" label="Tracking number" />
-            <UrlField source="trackingUrl" label="Tracking URL" emptyText="—" />
-          </Datagrid>
-        </ArrayField>
+        <ArrayField source="shipments">{shipmentRows}</ArrayField>
         <ArrayField source="statusHistory" label="Status history">
-          <Datagrid bulkActionButtons={false} rowClick={false}>
-            <DateField source="at" label="When" showTime />
-            <TextField source="from" emptyText="—" />
-            <TextField source="to" />
-            <TextField source="by" label="By" />
-            <TextField source="reason" emptyText="—" />
-          </Datagrid>
+          {historyRows}
         </ArrayField>
-        <ArrayField source="returns">
-          <Datagrid
-            bulkActionButtons={false}
-            rowClick={false}
-            empty={<Typography variant="body2">No returns.</Typography>}
-          >
-            <DateField source="at" label="When" showTime />
-            <NumberField source="amount" label="Refunded" options={money} />
-            <NumberField source="points" label="Points back" />
-            <BooleanField source="restock" label="Restocked" />
-            <TextField source="reason" emptyText="—" />
-          </Datagrid>
-        </ArrayField>
+        <ArrayField source="returns">{returnRows}</ArrayField>
         <ReturnForm />
       </SimpleShowLayout>
     </Show>

@@ -80,11 +80,18 @@ export interface DeclaredOption {
 
 /** The options a form holds so far, complete ones only (a row being typed has no name yet). */
 export const declaredOptions = (options: unknown): DeclaredOption[] =>
-  Array.isArray(options)
-    ? (options as Partial<DeclaredOption>[]).filter(
-        (option): option is DeclaredOption => Boolean(option?.name) && Array.isArray(option?.values),
-      )
-    : [];
+  Array.isArray(options) ? options.filter(isDeclaredOption) : [];
+
+function isDeclaredOption(option: unknown): option is DeclaredOption {
+  return (
+    typeof option === 'object' &&
+    option !== null &&
+    'name' in option &&
+    Boolean(option.name) &&
+    'values' in option &&
+    Array.isArray(option.values)
+  );
+}
 
 /** One choice per declared option, e.g. Size and Colour (sources relative to the variant). */
 export function OptionInputs({ options }: { options: DeclaredOption[] }) {

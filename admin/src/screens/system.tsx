@@ -22,12 +22,13 @@ import {
   useRecordContext,
   Link,
   useListContext,
-  useDataProvider,
   useNotify,
   usePermissions,
 } from 'react-admin';
-import type { ShopDataProvider } from '../data-provider.ts';
-import { ROLES } from '../resources.ts';
+import { messageOf } from '../api-answer.ts';
+import type { AdminUser } from '../api-types.ts';
+import { useShopDataProvider } from '../use-shop-data-provider.ts';
+import { holdsAnyRole, ROLES, type RoleId } from '../roles.ts';
 
 const showValue = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
@@ -153,7 +154,6 @@ export function SettingEdit() {
   );
 }
 
-const SUPERUSER = 1;
 const roleChoices = ROLES.map((role) => ({ id: role.id, name: `${role.name} (${role.id})` }));
 
 /**
@@ -163,7 +163,7 @@ const roleChoices = ROLES.map((role) => ({ id: role.id, name: `${role.name} (${r
 function RolesInput({ isRequired = false }: { isRequired?: boolean }) {
   const { permissions } = usePermissions<number[]>();
   const held = permissions ?? [];
-  const grantable = (id: number) => held.includes(SUPERUSER) || held.includes(id);
+  const grantable = (id: RoleId) => holdsAnyRole(held, [id]);
   const choices = roleChoices.map((choice) => ({ ...choice, disabled: !grantable(choice.id) }));
   return (
     <CheckboxGroupInput
@@ -234,16 +234,16 @@ export function AdminUserEdit() {
  * page (docs/security.md).
  */
 function SendPasswordReset() {
-  const user = useRecordContext();
-  const dataProvider = useDataProvider() as unknown as ShopDataProvider;
+  const user = useRecordContext<AdminUser>();
+  const dataProvider = useShopDataProvider();
   const notify = useNotify();
   if (!user) return null;
   const send = async () => {
     try {
       await dataProvider.sendAdminPasswordReset(user.id);
-      notify(`Password reset e-mail sent to ${String(user.username)}`, { type: 'info' });
+      notify(`Password reset e-mail sent to ${user.username}`, { type: 'info' });
     } catch (error) {
-      notify((error as Error).message, { type: 'error' });
+      notify(messageOf(error), { type: 'error' });
     }
   };
   return (

@@ -60,6 +60,37 @@ const PLACE_ORDER = /\/rest\/checkout\/place-order$/;
 /** Calls that check a password: the device token goes with them. */
 const PASSWORD_CALLS = /\/rest\/auth\/(customer|admin)\/(login|password|me)$/;
 
+/**
+ * One operation of a path built at run time (a back office reading its resource table), which the
+ * generated types cannot name: any query, any JSON body, the envelope back.
+ */
+interface RuntimeOperation {
+  parameters: { query?: Record<string, string>; header?: Record<string, string> };
+  requestBody?: { content: { 'application/json': unknown } };
+  responses: {
+    200: { content: { 'application/json': RuntimeEnvelope } };
+    default: { content: { 'application/json': ErrorBody } };
+  };
+}
+
+/** The success envelope as far as every answer shares it. */
+export interface RuntimeEnvelope {
+  data?: unknown;
+  pagination?: { total?: number };
+}
+
+/** Every `/rest` path, each method answered as a `RuntimeOperation`. */
+export type RuntimePaths = Record<
+  `/rest/${string}`,
+  {
+    get: RuntimeOperation;
+    post: RuntimeOperation;
+    put: RuntimeOperation;
+    patch: RuntimeOperation;
+    delete: RuntimeOperation;
+  }
+>;
+
 interface FetchResult<T> {
   data?: T;
   error?: unknown;
@@ -83,6 +114,11 @@ export function unwrap<T>(result: FetchResult<T>): T {
 export interface ShopClient {
   /** The typed openapi-fetch client: `api.GET('/rest/product/product', {params: {query}})`. */
   api: Client<paths>;
+  /**
+   * The same session for a path built at run time, where the types cannot name it: the answer is
+   * the envelope, its data unchecked. Prefer `api` wherever the path is written out.
+   */
+  runtimeApi: Client<RuntimePaths>;
   session: Readonly<Session>;
   /** Logs in (a customer's login merges the guest cart into theirs) and keeps the tokens. */
   login(username: string, password: string): Promise<TokenPair>;
@@ -142,11 +178,16 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
         request.headers.set('authorization', `Bearer ${session.accessToken}`);
       }
       // A guest's cart goes with every call of the guest, and with login/register to be merged.
-      if (session.cartToken && (!session.accessToken || credentialCall) && !request.headers.has('x-cart-token')) {
+      if (
+        session.cartToken &&
+        (!session.accessToken || credentialCall) &&
+        !request.headers.has('x-cart-token')
+      ) {
         request.headers.set('x-cart-token', session.cartToken);
       }
       if (session.deviceToken && PASSWORD_CALLS.test(new URL(request.url).pathname)) {
-        if (!request.headers.has('x-device-token')) request.headers.set('x-device-token', session.deviceToken);
+        if (!request.headers.has('x-device-token'))
+          request.headers.set('x-device-token', session.deviceToken);
       }
       if (PLACE_ORDER.test(new URL(request.url).pathname) && !request.headers.has('idempotency-key')) {
         request.headers.set('idempotency-key', globalThis.crypto.randomUUID());
@@ -163,7 +204,10 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
       const copy = retryCopies.get(request);
       retryCopies.delete(request);
       if (response.status !== 401 || !copy) return response;
-      const body = (await response.clone().json().catch(() => undefined)) as Partial<ErrorBody> | undefined;
+      const body = (await response
+        .clone()
+        .json()
+        .catch(() => undefined)) as Partial<ErrorBody> | undefined;
       if (body?.error?.code !== 'TOKEN_EXPIRED' || !(await refresh())) return response;
       const retry = new Request(copy, { headers: new Headers(copy.headers) });
       retry.headers.set('authorization', `Bearer ${session.accessToken}`);
@@ -171,6 +215,8 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
     },
   };
   api.use(sessionMiddleware);
+  const runtimeApi = createClient<RuntimePaths>({ baseUrl: options.baseUrl, fetch: fetchImpl });
+  runtimeApi.use(sessionMiddleware);
 
   const keepTokens = (pair: TokenPair, merged: boolean): TokenPair => {
     session.accessToken = pair.access_token;
@@ -185,6 +231,7 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
 
   return {
     api,
+    runtimeApi,
     session,
     async login(username, password) {
       const path = session.context === 'admin' ? '/rest/auth/admin/login' : '/rest/auth/customer/login';

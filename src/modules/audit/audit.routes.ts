@@ -64,7 +64,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
           action: r.action,
           entity: r.entity,
           entityId: r.entityId,
-          changes: r.changes as Record<string, { before: unknown; after: unknown }>,
+          changes: r.changes,
         })),
         pagination: paginationOf(page, perPage, total),
       };

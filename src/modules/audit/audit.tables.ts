@@ -1,4 +1,5 @@
 import { bigserial, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import type { Changes } from './audit.ts';
 
 /**
  * Back-office writes: who (the admin token's `sub`), when, what (an action on an entity) and the
@@ -13,7 +14,7 @@ export const auditLog = pgTable(
     action: text('action').notNull(),
     entity: text('entity').notNull(),
     entityId: text('entity_id').notNull(),
-    changes: jsonb('changes').notNull(),
+    changes: jsonb('changes').$type<Changes>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

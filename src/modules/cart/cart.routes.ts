@@ -13,22 +13,29 @@ import {
   LineIdParams,
   SetQtyBody,
 } from './cart.schemas.ts';
-import {
-  addItem,
-  applyCoupon,
-  type CartAnswer,
-  type CartDeps,
-  readCart,
-  removeCoupon,
-  removeItem,
-  setItemQty,
-} from './cart.service.ts';
+import { addItem, removeItem, setItemQty } from './cart-lines.service.ts';
+import { applyCoupon, type CartAnswer, type CartDeps, readCart, removeCoupon } from './cart.service.ts';
 import { neverStored } from '../../http/no-store.ts';
 
 /** Sends a guest's token back in X-Cart-Token (and data.token), so the client keeps using it. */
 function answer(reply: FastifyReply, result: CartAnswer) {
   if (result.token) reply.header('x-cart-token', result.token);
   return ok(result.cart);
+}
+
+type TypedApp = Parameters<FastifyPluginAsyncTypebox>[0];
+
+const tags = ['cart'];
+const cartAccess = { access: access.public() };
+// 403: an admin token (admins have no cart).
+const cartResponses = () => ({ 200: Envelope(CartJson), 403: errorResponse(403) });
+
+/** What the cart's routes share. */
+interface CartRouteContext {
+  deps: CartDeps;
+  /** The dependencies of a request that may create a guest cart (counted per address). */
+  creating: (request: FastifyRequest, reply: FastifyReply) => CartDeps;
+  response: ReturnType<typeof cartResponses>;
 }
 
 export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -39,20 +46,28 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...deps,
     beforeNewGuestCart: () => newCarts.take(request.ip, reply),
   });
-  const tags = ['cart'];
-  // 403: an admin token (admins have no cart).
-  const response = { 200: Envelope(CartJson), 403: errorResponse(403) };
-  const cartAccess = { access: access.public() };
+  const context: CartRouteContext = { deps, creating, response: cartResponses() };
   // A cart is personal: never stored by a cache, whoever asks.
   app.addHook('onSend', neverStored);
+  readCartRoute(app, context);
+  addItemRoute(app, context);
+  lineRoutes(app, context);
+  couponRoutes(app, context);
+};
 
+function readCartRoute(app: TypedApp, context: CartRouteContext): void {
   app.get(
     '/rest/cart',
-    { schema: { tags, summary: 'The current cart', headers: CartTokenHeader, response }, config: cartAccess },
+    {
+      schema: { tags, summary: 'The current cart', headers: CartTokenHeader, response: context.response },
+      config: cartAccess,
+    },
     async (request, reply) =>
-      answer(reply, await readCart(deps, request.caller, request.headers['x-cart-token'])),
+      answer(reply, await readCart(context.deps, request.caller, request.headers['x-cart-token'])),
   );
+}
 
+function addItemRoute(app: TypedApp, context: CartRouteContext): void {
   app.post(
     '/rest/cart/items',
     {
@@ -65,7 +80,7 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'and availableQty.',
         headers: CartTokenHeader,
         body: AddItemBody,
-        response: { ...response, 409: errorResponse(409), 422: errorResponse(422) },
+        response: { ...context.response, 409: errorResponse(409), 422: errorResponse(422) },
       },
       config: cartAccess,
     },
@@ -73,10 +88,13 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { productId, variantId, qty } = request.body;
       const token = request.headers['x-cart-token'];
       const ref = { productId, variantId };
-      return answer(reply, await addItem(creating(request, reply), request.caller, token, ref, qty));
+      return answer(reply, await addItem(context.creating(request, reply), request.caller, token, ref, qty));
     },
   );
+}
 
+/** A line's quantity set, or the line removed. */
+function lineRoutes(app: TypedApp, context: CartRouteContext): void {
   app.patch(
     '/rest/cart/items/:id',
     {
@@ -89,7 +107,12 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
         headers: CartTokenHeader,
         params: LineIdParams,
         body: SetQtyBody,
-        response: { ...response, 404: errorResponse(404), 409: errorResponse(409), 422: errorResponse(422) },
+        response: {
+          ...context.response,
+          404: errorResponse(404),
+          409: errorResponse(409),
+          422: errorResponse(422),
+        },
       },
       config: cartAccess,
     },
@@ -97,7 +120,7 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const token = request.headers['x-cart-token'];
       return answer(
         reply,
-        await setItemQty(deps, request.caller, token, request.params.id, request.body.qty),
+        await setItemQty(context.deps, request.caller, token, request.params.id, request.body.qty),
       );
     },
   );
@@ -105,15 +128,23 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/rest/cart/items/:id',
     {
-      schema: { tags, summary: 'Remove a line', headers: CartTokenHeader, params: LineIdParams, response },
+      schema: {
+        tags,
+        summary: 'Remove a line',
+        headers: CartTokenHeader,
+        params: LineIdParams,
+        response: context.response,
+      },
       config: cartAccess,
     },
     async (request, reply) => {
       const token = request.headers['x-cart-token'];
-      return answer(reply, await removeItem(deps, request.caller, token, request.params.id));
+      return answer(reply, await removeItem(context.deps, request.caller, token, request.params.id));
     },
   );
+}
 
+function couponRoutes(app: TypedApp, context: CartRouteContext): void {
   app.post(
     '/rest/cart/coupon',
     {
@@ -122,7 +153,7 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Apply a coupon code (rate limited per IP)',
         headers: CartTokenHeader,
         body: CouponBody,
-        response: { ...response, 422: errorResponse(422) },
+        response: { ...context.response, 422: errorResponse(422) },
       },
       config: { ...cartAccess, rateLimit: perIpLimit(app.config, 'couponPerIp') },
     },
@@ -131,7 +162,7 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const code = request.body.code;
       return answer(
         reply,
-        await applyCoupon(creating(request, reply), request.caller, token, code, new Date()),
+        await applyCoupon(context.creating(request, reply), request.caller, token, code, new Date()),
       );
     },
   );
@@ -139,10 +170,10 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/rest/cart/coupon',
     {
-      schema: { tags, summary: 'Remove the coupon', headers: CartTokenHeader, response },
+      schema: { tags, summary: 'Remove the coupon', headers: CartTokenHeader, response: context.response },
       config: cartAccess,
     },
     async (request, reply) =>
-      answer(reply, await removeCoupon(deps, request.caller, request.headers['x-cart-token'])),
+      answer(reply, await removeCoupon(context.deps, request.caller, request.headers['x-cart-token'])),
   );
-};
+}

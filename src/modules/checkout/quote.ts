@@ -8,21 +8,13 @@ import { type CartOwner, cartOwnerOf } from '../cart/cart-token.ts';
 import type { EffectiveSettings } from '../settings/registry.ts';
 import { mergeSettings, settingCents } from '../settings/settings.service.ts';
 import type { TotalsBodyType } from '../pricing/totals.schemas.ts';
-import { findFirstVariantsOf, findVariants, type VariantRef } from '../catalog/variant.repo.ts';
+import type { VariantRef } from '../catalog/variant.repo.ts';
 import type { CartLineRow } from '../cart/cart.repo.ts';
-import { type CouponRow, countRedemptions, findGiftRules } from '../promotions/promotions.repo.ts';
+import type { CouponRow } from '../promotions/promotions.repo.ts';
 import { type CustomerStanding, findCustomerStanding, type TransportRow } from './checkout.repo.ts';
-import { couponProblem } from '../promotions/coupons.ts';
+import { type Buyer, couponOf, giftsOf, loyaltyInput, transportInput } from './quote-inputs.ts';
 import { type CartSnapshot, cartSnapshot, quoteRead, readTransportAndSettings } from './quote.repo.ts';
-import {
-  computeTotals,
-  type LoyaltyInput,
-  type SelectedGift,
-  type TotalsCoupon,
-  type TotalsInput,
-  type TotalsResult,
-  type TotalsTransport,
-} from '../pricing/totals.ts';
+import { computeTotals, type TotalsInput, type TotalsResult } from '../pricing/totals.ts';
 
 export interface QuoteDeps {
   db: Db;
@@ -72,8 +64,6 @@ export interface QuoteOptions {
   guestEmail?: string;
 }
 
-type Buyer = { customerId: number } | { email: string } | null;
-
 function toLine(v: CartLineRow | VariantRef, qty: number): QuotedLine {
   const { productId, variantId, options, sku, name, price: unitPrice, vatRate, weightKg } = v;
   return { productId, variantId, options, sku, name, unitPrice, qty, vatRate, weightKg };
@@ -88,98 +78,6 @@ function activeTransport(id: number | undefined, transport: TransportRow | undef
 }
 
 const EMPTY_CART: CartSnapshot = { cart: undefined, coupon: undefined, lines: [] };
-
-/** The cart's coupon as computeTotals takes it: valid, or left out with the reason. */
-async function couponOf(
-  db: Db,
-  code: string | null,
-  row: CouponRow | undefined,
-  now: Date,
-  by: Buyer,
-): Promise<TotalsCoupon | null> {
-  if (!code) return null;
-  const uses = row && row.perCustomerLimit !== null && by ? await countRedemptions(db, row.id, by) : null;
-  const problem = couponProblem(row, now, uses);
-  if (!row || problem) {
-    return { code, type: 'fixed', value: 0, minSubtotal: 0, valid: false, error: problem ?? undefined };
-  }
-  // Percent coupons are stored in hundredths of a percent (1250 = 12.5 %).
-  const value = row.type === 'percent' ? row.value / 100 : row.value;
-  return { code: row.code, type: row.type, value, minSubtotal: row.minSubtotal, valid: true };
-}
-
-interface GiftSelection {
-  selected: SelectedGift[];
-  variants: Map<number, VariantRef>;
-}
-
-/**
- * The variant each selected gift gives: the one chosen (it must be of the gift's product), or the
- * product's only one; a product's eligibility needs an active variant.
- */
-async function giftsOf(db: Db, chosen: TotalsBodyType['selectedGifts']): Promise<GiftSelection> {
-  if (!chosen?.length) return { selected: [], variants: new Map() };
-  const rules = new Map(
-    (
-      await findGiftRules(
-        db,
-        chosen.map((g) => g.giftId),
-      )
-    ).map((r) => [r.id, r]),
-  );
-  const productIds = new Set([
-    ...chosen.map((g) => g.productId),
-    ...[...rules.values()].flatMap((r) => r.productIds),
-  ]);
-  const [first, picked] = await Promise.all([
-    findFirstVariantsOf(db, [...productIds]),
-    findVariants(
-      db,
-      chosen.flatMap((g) => (g.variantId === undefined ? [] : [g.variantId])),
-    ),
-  ]);
-  const firstOf = new Map(first.map((v) => [v.productId, v]));
-  const variants = new Map([...first, ...picked].map((v) => [v.variantId, v]));
-  const selected = chosen.map((g): SelectedGift => {
-    const rule = rules.get(g.giftId);
-    const only = firstOf.get(g.productId);
-    const variant =
-      g.variantId === undefined ? (only?.variantCount === 1 ? only : undefined) : variants.get(g.variantId);
-    // Several variants and none chosen: the product stays eligible, the gift needs a variant.
-    const undecided = g.variantId === undefined && only !== undefined && only.variantCount > 1;
-    const fits = variant !== undefined && variant.productId === g.productId && variant.active;
-    // A gift product that is inactive or gone (or a variant not of it) is not eligible, whatever the rule lists.
-    const eligible = rule?.productIds.filter((id) => id !== g.productId || fits || undecided) ?? [];
-    return {
-      giftId: g.giftId,
-      productId: g.productId,
-      variantId: fits ? variant.variantId : null,
-      qty: g.qty,
-      unitPrice: fits ? variant.price : 0,
-      weightKg: fits ? variant.weightKg : 0,
-      rule: rule
-        ? { active: rule.active, minSubtotal: rule.minSubtotal, productIds: eligible, maxQty: rule.maxQty }
-        : null,
-    };
-  });
-  return { selected, variants };
-}
-
-function transportInput(t: TransportRow | null): TotalsTransport | null {
-  if (t === null) return null;
-  const { price, freeShippingThreshold, includedWeightKg, overweightPricePerKg, codFee } = t;
-  return { price, freeShippingThreshold, includedWeightKg, overweightPricePerKg, codFee };
-}
-
-function loyaltyInput(settings: EffectiveSettings, customer: CustomerStanding | undefined): LoyaltyInput {
-  return {
-    enabled: settings.feature_loyalty,
-    isCustomer: customer !== undefined,
-    balance: customer?.loyaltyPoints ?? 0,
-    spendPoints: settings.loyalty_spend_points,
-    rewardCashPerUnit: settingCents(settings, 'loyalty_reward_cash_per_unit'),
-  };
-}
 
 /** The reads of a quote that take no lock: read on the pool, before place-order's transaction. */
 export interface QuoteReference {

@@ -29,43 +29,61 @@ export async function writeMail(db: Db, config: Config, to: string, data: MailDa
 
 const money = (cents: number) => fromCents(cents).toFixed(2);
 
+/** A field of a JSON column or payload (stored as JSON, read without a type). */
+const fieldOf = (json: unknown, key: string): unknown =>
+  typeof json === 'object' && json !== null ? Reflect.get(json, key) : undefined;
+/** A number of a JSON column (an amount in cents, a VAT rate); 0 when it has none. */
+const numberOf = (json: unknown, key: string): number => {
+  const value = fieldOf(json, key);
+  return typeof value === 'number' ? value : 0;
+};
+
+/** The order's totals (figuresOf's JSON) as the lines of the message. */
+function totalLines(totals: unknown): { figure: TotalFigure; amount: string }[] {
+  const figure = (key: keyof TotalsFigures) => numberOf(totals, key);
+  const lines: { figure: TotalFigure; amount: string }[] = [
+    { figure: 'subtotal', amount: money(figure('subtotal')) },
+  ];
+  const shipping = figure('shippingCost') + figure('overweightCost');
+  if (shipping) lines.push({ figure: 'shipping', amount: money(shipping) });
+  if (figure('deliveryCost')) lines.push({ figure: 'cashOnDelivery', amount: money(figure('deliveryCost')) });
+  if (figure('couponDiscount')) lines.push({ figure: 'discount', amount: money(-figure('couponDiscount')) });
+  if (figure('giftPackagingCost'))
+    lines.push({ figure: 'giftPackaging', amount: money(figure('giftPackagingCost')) });
+  if (figure('pointsCash')) lines.push({ figure: 'points', amount: money(-figure('pointsCash')) });
+  return lines;
+}
+
 async function orderMailData(db: Db, orderId: number) {
   const order = await findOrder(db, orderId);
   if (!order) return undefined;
   const lines = await linesOf(db, orderId);
-  const figures = order.totals as TotalsFigures;
-  const totals: { figure: TotalFigure; amount: string }[] = [
-    { figure: 'subtotal', amount: money(figures.subtotal) },
-  ];
-  const shipping = figures.shippingCost + figures.overweightCost;
-  if (shipping) totals.push({ figure: 'shipping', amount: money(shipping) });
-  if (figures.deliveryCost) totals.push({ figure: 'cashOnDelivery', amount: money(figures.deliveryCost) });
-  if (figures.couponDiscount) totals.push({ figure: 'discount', amount: money(-figures.couponDiscount) });
-  if (figures.giftPackagingCost)
-    totals.push({ figure: 'giftPackaging', amount: money(figures.giftPackagingCost) });
-  if (figures.pointsCash) totals.push({ figure: 'points', amount: money(-figures.pointsCash) });
+  const vatRates: unknown[] = Array.isArray(order.vatBreakdown) ? order.vatBreakdown : [];
   const data: OrderMailData = {
     number: order.number,
     currency: order.currency,
     lines: lines.map((l) => ({
       name: l.name,
-      options: (l.options ?? {}) as Record<string, string>,
+      options: l.options,
       sku: l.sku,
       qty: l.qty,
       unitPrice: money(l.unitPrice),
       lineTotal: money(l.lineTotal),
     })),
-    totals,
-    vat: (order.vatBreakdown as VatBreakdownEntry[]).map((v) => ({
-      rate: v.rate,
-      net: money(v.net),
-      vat: money(v.vat),
-      gross: money(v.gross),
-    })),
+    totals: totalLines(order.totals),
+    vat: vatRates.map((entry) => {
+      const figure = (key: keyof VatBreakdownEntry) => numberOf(entry, key);
+      return {
+        rate: figure('rate'),
+        net: money(figure('net')),
+        vat: money(figure('vat')),
+        gross: money(figure('gross')),
+      };
+    }),
     total: money(order.total),
   };
-  const address = order.address as { firstName?: string } | null;
-  return { order, data, firstName: address?.firstName ?? '' };
+  const firstName = fieldOf(order.address, 'firstName');
+  return { order, data, firstName: typeof firstName === 'string' ? firstName : '' };
 }
 
 /**
@@ -77,7 +95,14 @@ export async function writeMailsForEvent(
   config: Config,
   event: { type: string; payload: unknown },
 ): Promise<void> {
-  const payload = event.payload as Record<string, unknown>;
+  const payload = {
+    customerId: fieldOf(event.payload, 'customerId'),
+    orderId: fieldOf(event.payload, 'orderId'),
+    to: fieldOf(event.payload, 'to'),
+    carrier: fieldOf(event.payload, 'carrier'),
+    trackingNumber: fieldOf(event.payload, 'trackingNumber'),
+    trackingUrl: fieldOf(event.payload, 'trackingUrl'),
+  };
   if (event.type === 'customer.registered') {
     const [customer] = await db
       .select({ email: customers.email, firstName: customers.firstName })

@@ -92,7 +92,10 @@ async function batchBelow(db: Db, filters: OrderFilters, beforeId: number): Prom
 
 function line(row: ExportRow, columns: readonly (keyof ExportRow)[]): string {
   return csvRow(
-    columns.map((c): CsvValue => (MONEY.includes(c) ? fromCents(row[c] as number).toFixed(2) : row[c])),
+    columns.map((c): CsvValue => {
+      const value = row[c];
+      return MONEY.includes(c) && typeof value === 'number' ? fromCents(value).toFixed(2) : value;
+    }),
   );
 }
 

@@ -24,18 +24,27 @@ import {
   showSetting,
 } from './settings.service.ts';
 
+type TypedApp = Parameters<FastifyPluginAsyncTypebox>[0];
+
+const tags = ['system'];
+const backend = { access: access.admin(Role.Developer, Role.Admin) };
+const backendWrite = { ...backend, audit: { entity: 'setting' } };
+const privateAnswer = cachingHook('private');
+const revalidate = cachingHook('revalidate');
+const One = Envelope(SettingEntry);
+
 /** The settings registry (back office), the feature flags and the storefront configuration. */
 export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
   assertConfigSettings(app.config);
   await publishSettingDefaults(app.db, app.config);
-  const tags = ['system'];
-  const backend = { access: access.admin(Role.Developer, Role.Admin) };
-  const backendWrite = { ...backend, audit: { entity: 'setting' } };
-  const privateAnswer = cachingHook('private');
-  const revalidate = cachingHook('revalidate');
-  const One = Envelope(SettingEntry);
-  const notFound = errorResponse(404);
+  settingReadRoutes(app);
+  settingWriteRoutes(app);
+  storefrontRoutes(app);
+};
 
+/** The back office reads every setting or one. */
+function settingReadRoutes(app: TypedApp): void {
+  const notFound = errorResponse(404);
   app.get(
     '/rest/system/setting',
     {
@@ -71,7 +80,11 @@ export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => ok(await showSetting(app.db, app.config, request.params.key)),
   );
+}
 
+/** The back office sets a value or returns a key to its default. */
+function settingWriteRoutes(app: TypedApp): void {
+  const notFound = errorResponse(404);
   app.put(
     '/rest/system/setting/:key',
     {
@@ -112,7 +125,10 @@ export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
     async (request) =>
       ok(await resetSetting(app.db, app.config, request.params.key, adminSubOf(request.caller))),
   );
+}
 
+/** What the storefront reads: the feature flags and its configuration. */
+function storefrontRoutes(app: TypedApp): void {
   app.get(
     '/rest/features',
     {
@@ -139,4 +155,4 @@ export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
       async () => ok(storefrontConfigOf(await readSettings(app.db, app.config))),
     );
   }
-};
+}

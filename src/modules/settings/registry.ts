@@ -23,6 +23,9 @@ const Labels = (description: string) =>
 const Version = Type.String({ pattern: '^\\d{1,5}(\\.\\d{1,5}){0,3}$', maxLength: 32 });
 const StoreUrl = WebUrl({ absolute: true, maxLength: 500, description: 'App store page of the app' });
 const Flag = (description: string) => Type.Boolean({ description });
+/** A default text of a Labels setting: English only, other locales added by the operator. */
+const english = (text: string): Record<string, string> => ({ en: text });
+const defaultLocale: 'en' | 'el' = 'en';
 
 export const SETTINGS = {
   rest_max_page_size: {
@@ -58,11 +61,11 @@ export const SETTINGS = {
   price_tracking_enabled: { schema: Flag('Show the EU Omnibus reference price'), default: true },
   price_tracking_discount_label: {
     schema: Labels('Discount label copy'),
-    default: { en: 'Lowest price in the last 30 days' } as Record<string, string>,
+    default: english('Lowest price in the last 30 days'),
   },
   price_tracking_badge_label: {
     schema: Labels('Discount badge copy'),
-    default: { en: 'Deal' } as Record<string, string>,
+    default: english('Deal'),
   },
   app_android_min_version: { schema: Version, default: '1.0.0' },
   app_android_store_url: {
@@ -117,7 +120,7 @@ export const SETTINGS = {
   feature_guest_checkout: { schema: Flag('features.guestCheckout'), default: true },
   locale: {
     schema: Type.Union([Type.Literal('en'), Type.Literal('el')], { description: 'Language of e-mails' }),
-    default: 'en' as 'en' | 'el',
+    default: defaultLocale,
   },
   require_email_verification: {
     schema: Flag('New customers confirm their e-mail address before placing orders'),
@@ -164,11 +167,10 @@ const MONEY_KEYS = new Set<string>([
   'unpaid_order_alert_total',
 ]);
 
-export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
+export const SETTING_KEYS: readonly SettingKey[] = Object.keys(SETTINGS).filter(isSettingKey);
 
-const checks = new Map<string, TypeCheck<TSchema>>(
-  SETTING_KEYS.map((key) => [key, TypeCompiler.Compile(SETTINGS[key].schema as TSchema)]),
-);
+const compiled = (key: SettingKey): TypeCheck<TSchema> => TypeCompiler.Compile(SETTINGS[key].schema);
+const checks = new Map(SETTING_KEYS.map((key) => [key, compiled(key)]));
 
 export function isSettingKey(key: string): key is SettingKey {
   return Object.hasOwn(SETTINGS, key);
@@ -203,21 +205,29 @@ function shapeProblem(value: unknown): string | null {
 export function settingProblem(key: SettingKey, value: unknown): string | null {
   const shape = shapeProblem(value);
   if (shape) return shape;
-  const check = checks.get(key)!;
+  const check = checks.get(key) ?? compiled(key);
   if (!check.Check(value)) {
     const first = check.Errors(value).First();
     const where = first?.path ? ` at ${first.path}` : '';
     return `${webUrlMessage(first?.schema.pattern) ?? first?.message ?? 'is not valid'}${where}`;
   }
-  if (key === 'timezone' && !isTimeZone(value as string)) return 'is not a known IANA time zone';
-  if (MONEY_KEYS.has(key)) {
+  // The schema check above made a time zone a string and a money amount a number.
+  if (key === 'timezone' && typeof value === 'string' && !isTimeZone(value)) {
+    return 'is not a known IANA time zone';
+  }
+  if (MONEY_KEYS.has(key) && typeof value === 'number') {
     try {
-      toCents(value as number);
+      toCents(value);
     } catch {
       return 'must have at most two decimals';
     }
   }
   return null;
+}
+
+/** True when `value` is acceptable for `key`: its type, its shape and the key's own rules. */
+export function isSettingValue<K extends SettingKey>(key: K, value: unknown): value is SettingValue<K> {
+  return settingProblem(key, value) === null;
 }
 
 /** True for a time zone name the runtime knows (the database knows the same IANA names). */
@@ -230,8 +240,13 @@ export function isTimeZone(name: string): boolean {
   }
 }
 
+/** Every key's default, a copy of its own (a caller may change or freeze it). */
 export function defaultSettings(): EffectiveSettings {
-  return structuredClone(
-    Object.fromEntries(SETTING_KEYS.map((k) => [k, SETTINGS[k].default])),
-  ) as EffectiveSettings;
+  const defaults = structuredClone(Object.fromEntries(SETTING_KEYS.map((k) => [k, SETTINGS[k].default])));
+  if (!isEffectiveSettings(defaults)) throw new Error('a setting default does not fit its own schema');
+  return defaults;
+}
+
+function isEffectiveSettings(values: Record<string, unknown>): values is EffectiveSettings {
+  return SETTING_KEYS.every((key) => isSettingValue(key, values[key]));
 }

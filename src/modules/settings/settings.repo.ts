@@ -13,7 +13,12 @@ export interface StoredSetting {
 const columns = { key: settings.key, value: sql<string>`${settings.value}::text` };
 
 function parsed(rows: { key: string; value: string }[]): StoredSetting[] {
-  return rows.map((r) => ({ key: r.key, value: JSON.parse(r.value) as unknown }));
+  return rows.map((r): StoredSetting => ({ key: r.key, value: JSON.parse(r.value) }));
+}
+
+/** True for an entry of `storedSettingsJson()`'s array (read as unknown JSON by the caller). */
+export function isStoredSetting(entry: unknown): entry is StoredSetting {
+  return typeof entry === 'object' && entry !== null && 'key' in entry && typeof entry.key === 'string';
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   defaultSettings,
   type EffectiveSettings,
   isSettingKey,
+  isSettingValue,
   type MoneySettingKey,
   SETTING_KEYS,
   SETTINGS,
@@ -21,7 +22,7 @@ import {
   deleteStoredSetting,
   readStoredSetting,
   readStoredSettings,
-  type StoredSetting,
+  isStoredSetting,
   settingValueSql,
   storedSettingsJson,
   upsertSetting,
@@ -43,18 +44,30 @@ export interface SettingEntry {
 }
 
 const configLayers = new WeakMap<Config, EffectiveSettings>();
+const DEFAULTS = defaultSettings();
+
+/** One key's default (the registry's), typed for that key. */
+const defaultOf = <K extends SettingKey>(key: K): SettingValue<K> => DEFAULTS[key];
+
+/** Sets one key's value; the key and its value's type go together. */
+function setValue<K extends SettingKey>(
+  settings: EffectiveSettings,
+  key: K,
+  value: EffectiveSettings[K],
+): void {
+  settings[key] = value;
+}
 
 /** Defaults overlaid with the configuration file's values; computed once per configuration. */
 function configLayer(config: Config): EffectiveSettings {
   let layer = configLayers.get(config);
   if (!layer) {
     layer = defaultSettings();
-    const target = layer as Record<string, unknown>;
     for (const [key, value] of Object.entries(config.settings)) {
-      if (isSettingKey(key) && settingProblem(key, value) === null) target[key] = value;
+      if (isSettingKey(key) && isSettingValue(key, value)) setValue(layer, key, value);
     }
     // Shared by every request: frozen so that no reader can change it for the others.
-    for (const value of Object.values(target)) if (typeof value === 'object' && value) Object.freeze(value);
+    for (const value of Object.values(layer)) if (typeof value === 'object' && value) Object.freeze(value);
     Object.freeze(layer);
     configLayers.set(config, layer);
   }
@@ -94,12 +107,12 @@ export async function readSettings(db: Db, config: Config): Promise<EffectiveSet
 export function mergeSettings(config: Config, stored: { key: string; value: unknown }[]): EffectiveSettings {
   const base = configLayer(config);
   if (stored.length === 0) return base;
-  const result = { ...base } as Record<string, unknown>;
+  const result = { ...base };
   for (const { key, value } of stored) {
     if (!isSettingKey(key)) continue;
-    result[key] = settingProblem(key, value) === null ? value : SETTINGS[key].default;
+    setValue(result, key, isSettingValue(key, value) ? value : defaultOf(key));
   }
-  return result as EffectiveSettings;
+  return result;
 }
 
 /**
@@ -116,7 +129,8 @@ export function currencySql(config: Config): SQL {
 export function settingsSource(config: Config): SettingsSource {
   return {
     storedJson: storedSettingsJson,
-    fromStored: (stored) => mergeSettings(config, Array.isArray(stored) ? (stored as StoredSetting[]) : []),
+    fromStored: (stored) =>
+      mergeSettings(config, Array.isArray(stored) ? stored.filter(isStoredSetting) : []),
     read: (db) => readSettings(db, config),
     valueSql: (key, kind) => {
       if (!isSettingKey(key)) throw new Error(`unknown setting ${key}`);
@@ -133,9 +147,7 @@ export async function getSetting<K extends SettingKey>(
 ): Promise<SettingValue<K>> {
   const stored = await readStoredSetting(db, key);
   if (stored === undefined) return configLayer(config)[key];
-  return (
-    settingProblem(key, stored.value) === null ? stored.value : SETTINGS[key].default
-  ) as SettingValue<K>;
+  return isSettingValue(key, stored.value) ? stored.value : defaultOf(key);
 }
 
 /** A money setting in cents (the registry keeps them as decimals, as an operator writes them). */

@@ -156,14 +156,12 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
     lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
-      const list = addresses as { address: string; family: number }[];
       const own = allowPrivate ? undefined : ownAddresses();
-      if (own && list.some((a) => isPrivateAddress(a.address, own))) {
+      if (own && addresses.some((a) => isPrivateAddress(a.address, own))) {
         return callback(new RefusedTarget(`${hostname} resolves to a private address`), '', 0);
       }
-      if ((options as { all?: boolean }).all)
-        return (callback as (e: null, a: typeof list) => void)(null, list);
-      callback(null, list[0].address, list[0].family);
+      if (options.all) return callback(null, addresses);
+      callback(null, addresses[0].address, addresses[0].family);
     });
   };
 }

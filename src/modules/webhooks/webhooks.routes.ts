@@ -26,16 +26,26 @@ import {
   rotateWebhookSecret,
 } from './webhooks.service.ts';
 
+type TypedApp = Parameters<FastifyPluginAsyncTypebox>[0];
+
+const tags = ['webhooks'];
+const backend = { access: access.admin(Role.Developer, Role.Admin) };
+// The service keeps each write in the audit log, in its transaction.
+const write = (entity: string) => ({ ...backend, audit: { entity } });
+const depsOf = (app: TypedApp) => ({ db: app.db, config: app.config });
+
 export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const tags = ['webhooks'];
-  const backend = { access: access.admin(Role.Developer, Role.Admin) };
-  // The service keeps each write in the audit log, in its transaction.
-  const write = (entity: string) => ({ ...backend, audit: { entity } });
-  const deps = { db: app.db, config: app.config };
-  const notFound = errorResponse(404);
   // Secrets and delivery history are nobody's cache's business.
   app.addHook('onSend', neverStored);
+  webhookReadRoutes(app);
+  webhookWriteRoutes(app);
+  secretAndDeliveryRoutes(app);
+};
 
+/** The webhooks, and one of them. */
+function webhookReadRoutes(app: TypedApp): void {
+  const deps = depsOf(app);
+  const notFound = errorResponse(404);
   app.get(
     '/rest/system/webhook',
     {
@@ -51,6 +61,25 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => listWebhooks(deps, request.query),
   );
 
+  app.get(
+    '/rest/system/webhook/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One webhook (without its secret)',
+        params: WebhookParams,
+        response: { 200: Envelope(WebhookJson), 404: notFound },
+      },
+      config: backend,
+    },
+    async (request) => ok(await getWebhook(deps, request.params.id)),
+  );
+}
+
+/** Subscribing a URL, changing and removing it. */
+function webhookWriteRoutes(app: TypedApp): void {
+  const deps = depsOf(app);
+  const notFound = errorResponse(404);
   app.post(
     '/rest/system/webhook',
     {
@@ -64,20 +93,6 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) =>
       reply.code(201).send(ok(await createWebhook(deps, adminSubOf(request.caller), request.body))),
-  );
-
-  app.get(
-    '/rest/system/webhook/:id',
-    {
-      schema: {
-        tags,
-        summary: 'One webhook (without its secret)',
-        params: WebhookParams,
-        response: { 200: Envelope(WebhookJson), 404: notFound },
-      },
-      config: backend,
-    },
-    async (request) => ok(await getWebhook(deps, request.params.id)),
   );
 
   app.patch(
@@ -112,7 +127,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return { success: true as const };
     },
   );
+}
 
+/** A new signing secret, the delivery history and a delivery sent again. */
+function secretAndDeliveryRoutes(app: TypedApp): void {
+  const deps = depsOf(app);
+  const notFound = errorResponse(404);
   app.post(
     '/rest/system/webhook/:id/rotate-secret',
     {
@@ -160,4 +180,4 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.code(202).send(ok(delivery));
     },
   );
-};
+}

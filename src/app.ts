@@ -12,19 +12,14 @@ import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import { type Authenticate, type Caller, GUEST, installAccessGuard, resolveCaller } from './http/access.ts';
 import { requireAuditDeclaration } from './http/audit.ts';
-import {
-  AppError,
-  clientErrorHandler,
-  ErrorBody,
-  errorHandler,
-  isDatabaseUnavailable,
-  loggable,
-} from './http/errors.ts';
+import { clientErrorHandler, errorHandler, isDatabaseUnavailable, loggable } from './http/error-handler.ts';
+import { AppError, errorBodySchema, errorCodes, useErrorCodes } from './http/errors.ts';
 import { Pagination } from './http/envelope.ts';
 import { gettingStarted } from './http/getting-started.ts';
 import { OneLinePerRequest, redactSecrets } from './http/logging.ts';
 import { routeNotFound } from './http/not-found.ts';
-import { documentConditionalReads, documentErrorResponses, finishDocument } from './http/openapi.ts';
+import { documentConditionalReads, documentErrorResponses } from './http/openapi.ts';
+import { finishDocument } from './http/openapi-document.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { sharedSerializers } from './http/serializers.ts';
 import { requestIdFor } from './http/request-id.ts';
@@ -35,7 +30,7 @@ import { authenticateWith, Sessions } from './modules/auth/sessions.ts';
 import { storedSigningSecret } from './modules/auth/sessions.repo.ts';
 import { AccessTokens } from './modules/auth/tokens.ts';
 import { recordWrite } from './modules/audit/audit.ts';
-import { modules } from './modules/index.ts';
+import { apiTags, moduleErrorCodes, modules } from './modules/index.ts';
 import { metricsModule } from './modules/metrics/metrics.routes.ts';
 import { settingsSource } from './modules/settings/settings.service.ts';
 
@@ -146,7 +141,8 @@ export async function buildApp(options: BuildAppOptions) {
 
   app.setErrorHandler(errorHandler(unavailable));
   app.setNotFoundHandler(routeNotFound(() => app.routeList));
-  app.addSchema(ErrorBody);
+  useErrorCodes(moduleErrorCodes);
+  app.addSchema(errorBodySchema());
   app.addSchema(Pagination);
   app.addHook('onRoute', documentErrorResponses);
   app.addHook('onRoute', documentConditionalReads);
@@ -249,7 +245,10 @@ export async function buildApp(options: BuildAppOptions) {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
     transformObject: (document) =>
-      finishDocument((document as { openapiObject: Record<string, unknown> }).openapiObject),
+      finishDocument('openapiObject' in document ? document.openapiObject : document.swaggerObject, {
+        tags: apiTags,
+        errorCodes: errorCodes(),
+      }),
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });

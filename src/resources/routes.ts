@@ -5,6 +5,7 @@ import type { AuditDeclaration } from '../http/audit.ts';
 import { SuccessOnly } from '../http/envelope.ts';
 import { errorResponse } from '../http/openapi.ts';
 import { type CachePolicy, cachingHook } from './caching.ts';
+import { operationIdsOf } from './operation-names.ts';
 import { limitAsSent } from './pagination.ts';
 import { itemEntity, listEntities, showEntity } from './read.service.ts';
 import {
@@ -91,6 +92,7 @@ interface ById {
 export function registerResource(app: FastifyInstance, resource: Resource): void {
   const { path, def } = resource;
   const tags = [def.domain];
+  const ids = operationIdsOf(resource);
   const policy: CachePolicy = def.publicCache ? 'public' : 'private';
   const onSend = cachingHook(policy);
   // The document describes every nesting `with` can ask for (the fuzzer checks answers against it).
@@ -106,6 +108,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
     {
       schema: {
         tags,
+        operationId: ids.list,
         summary: `List ${who}`,
         description: `A page of ${who} (page, limit), narrowed by the field filters and q, ordered by sort; with embeds related records. Each caller gets the rows and fields their scope may read.`,
         querystring: querySchema(resource, true),
@@ -128,6 +131,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
     {
       schema: {
         tags,
+        operationId: ids.find,
         summary: `Find the first ${one.replace(/^an? /, '')} matching the filters`,
         description: `The first of the ${who} the list's filters, q and sort select; 404 when none matches.`,
         querystring: querySchema(resource, false),
@@ -147,6 +151,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
     {
       schema: {
         tags,
+        operationId: ids.get,
         summary: `Get ${one}`,
         description: `One of the ${who} by id; with embeds related records. 404 when there is none the caller may see.`,
         params: IdParams,
@@ -170,6 +175,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
       {
         schema: {
           tags,
+          operationId: ids.create,
           summary: `Create ${one}`,
           description: `Creates ${one} and answers it as a read would; unknown and read-only fields are refused (400).`,
           body: createBody(resource),
@@ -192,6 +198,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
       {
         schema: {
           tags,
+          operationId: ids.update,
           summary: `Update ${one}`,
           description: `Changes the fields sent (at least one) and answers the record; unknown and read-only fields are refused (400).`,
           params: IdParams,
@@ -215,6 +222,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
       {
         schema: {
           tags,
+          operationId: ids.delete,
           summary: `Delete ${one}`,
           description: `Deletes ${one}; 409 when other records still refer to it.`,
           params: IdParams,

@@ -135,7 +135,8 @@ export function itemSchema(
   }
   const schema = Type.Object(props, {
     additionalProperties: false,
-    title: annotate ? resource.name : undefined,
+    // The document names the schema after the part behind the slash (src/http/openapi-document.ts).
+    title: annotate ? `${resource.def.domain}/${resource.def.schemaName ?? resource.def.entity}` : undefined,
   });
   cache.set(key, schema);
   return schema;

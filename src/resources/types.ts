@@ -181,6 +181,11 @@ export interface ResourceHooks {
 export interface ResourceDef {
   domain: string;
   entity: string;
+  /**
+   * The name clients know one entity by (its schema in the document, its operationIds) when the
+   * entity in PascalCase does not read as the thing itself (`wishlist` → `WishlistEntry`).
+   */
+  schemaName?: string;
   description?: string;
   table: PgTable;
   fields: Record<string, FieldDef>;

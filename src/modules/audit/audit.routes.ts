@@ -38,6 +38,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['system'],
+        operationId: 'listAuditEntries',
         summary: 'Back-office writes, newest first: who, when, what changed',
         querystring: AuditQuery,
         response: { 200: ListEnvelope(AuditEntryJson) },

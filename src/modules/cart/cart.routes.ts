@@ -13,6 +13,7 @@ import {
   LineIdParams,
   SetQtyBody,
 } from './cart.schemas.ts';
+import { cartTokenHeader } from './cart.api.ts';
 import {
   addItem,
   applyCoupon,
@@ -48,7 +49,17 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/rest/cart',
-    { schema: { tags, summary: 'The current cart', headers: CartTokenHeader, response }, config: cartAccess },
+    {
+      schema: {
+        tags,
+        operationId: 'getCart',
+        summary: 'The current cart',
+        headers: CartTokenHeader,
+        'x-response-headers': cartTokenHeader,
+        response,
+      },
+      config: cartAccess,
+    },
     async (request, reply) =>
       answer(reply, await readCart(deps, request.caller, request.headers['x-cart-token'])),
   );
@@ -58,12 +69,14 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'addCartItem',
         summary: 'Add units of a variant (to its line)',
         description:
           'Takes variantId, or productId for a product with one variant (422 VARIANT_REQUIRED for one with ' +
           'several). A line beyond the stock on hand is 409 OUT_OF_STOCK with details naming the variant ' +
           'and availableQty.',
         headers: CartTokenHeader,
+        'x-response-headers': cartTokenHeader,
         body: AddItemBody,
         response: { ...response, 409: errorResponse(409), 422: errorResponse(422) },
       },
@@ -82,11 +95,13 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'setCartItemQuantity',
         summary: "Set a line's quantity (0 removes it)",
         description:
           'The line is named by its variant id (for a product with one variant, the product id is the ' +
           'same). Raising it beyond the stock on hand is 409 OUT_OF_STOCK.',
         headers: CartTokenHeader,
+        'x-response-headers': cartTokenHeader,
         params: LineIdParams,
         body: SetQtyBody,
         response: { ...response, 404: errorResponse(404), 409: errorResponse(409), 422: errorResponse(422) },
@@ -105,7 +120,15 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/rest/cart/items/:id',
     {
-      schema: { tags, summary: 'Remove a line', headers: CartTokenHeader, params: LineIdParams, response },
+      schema: {
+        tags,
+        operationId: 'removeCartItem',
+        summary: 'Remove a line',
+        headers: CartTokenHeader,
+        'x-response-headers': cartTokenHeader,
+        params: LineIdParams,
+        response,
+      },
       config: cartAccess,
     },
     async (request, reply) => {
@@ -119,8 +142,10 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'applyCartCoupon',
         summary: 'Apply a coupon code (rate limited per IP)',
         headers: CartTokenHeader,
+        'x-response-headers': cartTokenHeader,
         body: CouponBody,
         response: { ...response, 422: errorResponse(422) },
       },
@@ -139,7 +164,14 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/rest/cart/coupon',
     {
-      schema: { tags, summary: 'Remove the coupon', headers: CartTokenHeader, response },
+      schema: {
+        tags,
+        operationId: 'removeCartCoupon',
+        summary: 'Remove the coupon',
+        headers: CartTokenHeader,
+        'x-response-headers': cartTokenHeader,
+        response,
+      },
       config: cartAccess,
     },
     async (request, reply) =>

@@ -45,6 +45,7 @@ export function registerProductFacets(app: FastifyInstance): void {
     {
       schema: {
         tags: [productResource.def.domain],
+        operationId: 'getProductFacets',
         summary: 'Count products per brand, category, price and stock',
         description:
           "Facet counts of the product list the same filters and q select (option.<Name>=a,b included), for the products the caller may see. A facet's counts apply every filter except its own: choosing a brand does not hide the other brands.",

@@ -29,6 +29,7 @@ export const customersModule: FastifyPluginAsync = async (app) => {
     {
       schema: {
         tags: ['customer'],
+        operationId: 'addWishlistEntry',
         summary: 'Add a product to the wishlist (201 when added, 200 when it was already there)',
         body: Type.Object({ productId: Id }, { additionalProperties: false }),
         response: { 200: WishlistEntry, 201: WishlistEntry, 422: errorResponse(422) },
@@ -56,6 +57,7 @@ export const customersModule: FastifyPluginAsync = async (app) => {
     {
       schema: {
         tags: ['customer'],
+        operationId: 'removeWishlistProduct',
         summary: 'Remove a product from the wishlist',
         params: Type.Object({ productId: Id }),
         response: { 200: SuccessOnly, 404: errorResponse(404) },
@@ -70,6 +72,7 @@ export const customersModule: FastifyPluginAsync = async (app) => {
     {
       schema: {
         tags: ['customer'],
+        operationId: 'removeWishlistProductById',
         summary: 'Remove a product from the wishlist (older form)',
         description:
           'The id is the product id, not the wishlist entry id. Kept for older clients; use DELETE /rest/customer/wishlist/product/{productId}.',

@@ -55,6 +55,7 @@ export function selfServiceRoutes(
     {
       schema: {
         tags,
+        operationId: 'updateCurrentCustomer',
         summary: 'Change the own profile; a new email needs currentPassword',
         headers: DeviceTokenHeaders,
         body: ProfileUpdateBody,
@@ -73,6 +74,7 @@ export function selfServiceRoutes(
     {
       schema: {
         tags,
+        operationId: 'requestPasswordReset',
         summary: 'E-mail a password-reset code (202 whatever the address)',
         body: PasswordResetBody,
         response: { 202: Accepted },
@@ -94,6 +96,7 @@ export function selfServiceRoutes(
     {
       schema: {
         tags,
+        operationId: 'confirmPasswordReset',
         summary: 'Set a new password with the e-mailed code; every session ends',
         body: PasswordResetConfirmBody,
         response: { 200: SuccessOnly },
@@ -112,6 +115,7 @@ export function selfServiceRoutes(
     {
       schema: {
         tags,
+        operationId: 'verifyEmail',
         summary: 'Confirm the e-mail address with the e-mailed code',
         body: VerifyEmailBody,
         response: { 200: SuccessOnly },
@@ -130,6 +134,7 @@ export function selfServiceRoutes(
     {
       schema: {
         tags,
+        operationId: 'adminPasswordResetConfirm',
         summary: 'Choose the password with an e-mailed invitation or reset code; every session ends',
         body: PasswordResetConfirmBody,
         response: { 200: SuccessOnly },
@@ -148,6 +153,7 @@ export function selfServiceRoutes(
     {
       schema: {
         tags,
+        operationId: 'adminChangePassword',
         summary: 'Change the own password (database admins); every session ends',
         headers: DeviceTokenHeaders,
         body: AdminPasswordBody,

@@ -44,6 +44,7 @@ export const afterOrderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'shipOrder',
         summary: 'Ship a confirmed order with its carrier and tracking (e-mails the customer)',
         params: OrderIdParams,
         body: ShipmentBody,
@@ -59,6 +60,7 @@ export const afterOrderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'markOrderPaid',
         summary: 'Record that an order was paid (bank transfer or card confirmed)',
         params: OrderIdParams,
         body: PaymentBody,
@@ -74,6 +76,7 @@ export const afterOrderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'cancelOrder',
         summary: 'Cancel an order (a customer: their own pending order), with a reason',
         description: 'Gives back stock, the coupon use and the points, and refunds what was paid.',
         params: OrderIdParams,
@@ -91,6 +94,7 @@ export const afterOrderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'returnOrderLines',
         summary: 'Take back units of a shipped or delivered order and refund them',
         description:
           "Each line refunds its gross price less its share of the coupon and of the points' cash; points come back in proportion; stock when `restock` is true.",
@@ -115,6 +119,7 @@ export const afterOrderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'lookupOrder',
         summary: 'Find an order by its number and e-mail address (guests)',
         querystring: LookupQuery,
         response: { 200: Envelope(OrderJson), 404: errorResponse(404) },

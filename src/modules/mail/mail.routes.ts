@@ -40,6 +40,7 @@ export const mailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['mail'],
+        operationId: 'listMails',
         summary: 'The mail outbox, newest first, with each message’s status',
         querystring: Type.Object({ ...PageQuery }, { additionalProperties: false }),
         response: { 200: ListEnvelope(MailJson) },

@@ -61,6 +61,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'getSalesReport',
         summary:
           'Sales per day, week or month: gross, net, VAT per rate, discounts, shipping, points, refunds',
         querystring: SalesQuery,
@@ -79,6 +80,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'getTopProductsReport',
         summary: 'Products by units sold in the period',
         querystring: TopProductsQuery,
         response: jsonOrCsv(Type.Array(TopProductJson)),
@@ -96,6 +98,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'getCouponsReport',
         summary:
           'Coupon use in the period: orders, discount, their totals (codes for Admin; Reporting reads coupon ids)',
         querystring: PeriodQuery,
@@ -115,6 +118,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'getLoyaltyReport',
         summary: 'Loyalty points earned, spent, returned and adjusted in the period; the balance outstanding',
         querystring: PeriodQuery,
         response: jsonOrCsv(LoyaltyJson),
@@ -132,6 +136,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'exportOrders',
         summary: 'Export orders as CSV with the order list’s filters (streamed)',
         querystring: ExportQuery,
         response: {

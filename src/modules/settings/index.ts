@@ -41,6 +41,7 @@ export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'listSettings',
         summary: 'Every setting with its effective value',
         response: { 200: listResponse(SettingEntry) },
       },
@@ -62,6 +63,7 @@ export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'getSetting',
         summary: 'One setting',
         params: SettingKeyParams,
         response: { 200: One, 404: notFound },
@@ -77,6 +79,7 @@ export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'setSetting',
         summary: 'Set a value (checked against the key’s type); live on the next request',
         params: SettingKeyParams,
         body: PutSettingBody,
@@ -102,6 +105,7 @@ export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'resetSetting',
         summary: 'Return a key to its default',
         params: SettingKeyParams,
         response: { 200: One, 404: notFound },
@@ -116,7 +120,12 @@ export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/rest/features',
     {
-      schema: { tags: ['storefront'], summary: 'Capability flags', response: { 200: Features } },
+      schema: {
+        tags: ['storefront'],
+        operationId: 'getFeatures',
+        summary: 'Capability flags',
+        response: { 200: Features },
+      },
       config: { access: access.public() },
       onSend: revalidate,
     },
@@ -129,6 +138,7 @@ export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
       {
         schema: {
           tags: ['storefront'],
+          operationId: url.includes('/v1/') ? 'getStorefrontConfig' : 'getStorefrontConfigUnversioned',
           summary: 'Storefront settings as typed sections',
           response: { 200: StorefrontConfig },
           querystring: Type.Object({}),

@@ -41,6 +41,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'listWebhooks',
         summary: 'Webhooks',
         querystring: ListQuery,
         response: { 200: ListEnvelope(WebhookJson) },
@@ -56,6 +57,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'createWebhook',
         summary: 'Subscribe a URL to events; the answer is the only one but rotation to show the secret',
         body: WebhookCreateBody,
         response: { 201: Envelope(WebhookWithSecretJson), 422: errorResponse(422) },
@@ -71,6 +73,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'getWebhook',
         summary: 'One webhook (without its secret)',
         params: WebhookParams,
         response: { 200: Envelope(WebhookJson), 404: notFound },
@@ -85,6 +88,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'updateWebhook',
         summary: 'Change url, events, active or description',
         params: WebhookParams,
         body: WebhookUpdateBody,
@@ -101,6 +105,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'deleteWebhook',
         summary: 'Remove a webhook and its delivery history',
         params: WebhookParams,
         response: { 200: SuccessOnly, 404: notFound },
@@ -118,6 +123,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'rotateWebhookSecret',
         summary: 'A new signing secret, answered once',
         params: WebhookParams,
         response: { 200: Envelope(WebhookWithSecretJson), 404: notFound },
@@ -132,6 +138,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'listWebhookDeliveries',
         summary: 'Deliveries, newest first: status, latest response code and duration, next attempt',
         params: WebhookParams,
         querystring: ListQuery,
@@ -148,6 +155,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'retryWebhookDelivery',
         summary: 'Send a delivery once more, now',
         params: DeliveryParams,
         response: { 202: Envelope(DeliveryJson), 404: notFound, 409: errorResponse(409) },

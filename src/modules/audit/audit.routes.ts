@@ -4,7 +4,7 @@ import { access } from '../../http/access.ts';
 import { ListEnvelope } from '../../http/envelope.ts';
 import { neverStored } from '../../http/no-store.ts';
 import { Role } from '../../http/roles.ts';
-import { appliedPageSize, limitAsSent, PageQuery, paginationOf } from '../../resources/pagination.ts';
+import { appliedPageSize, limitAsSent, PageQuery, paginationOf } from '../../resources/index.ts';
 import { pageAudit } from './audit.repo.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });

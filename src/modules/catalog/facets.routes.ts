@@ -2,8 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { access } from '../../http/access.ts';
 import { Envelope, ok } from '../../http/envelope.ts';
-import { cachingHook, requestContext } from '../../resources/index.ts';
-import { querySchema } from '../../resources/schemas.ts';
+import { cachingHook, requestContext, querySchema } from '../../resources/index.ts';
 import { productFacets } from './facets.ts';
 import { productResource } from './product.resource.ts';
 

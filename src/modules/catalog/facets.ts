@@ -3,17 +3,22 @@ import { and, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { runJson } from '../../db/statements.ts';
 import {
+  countKey,
+  type Filter,
   filterConditions,
   paramValues,
+  parseListQuery,
+  type ReadContext,
+  type RequestContext,
+  readVersions,
+  scopeOf,
   searchCondition,
   searchOnce,
   searchShape,
+  VersionedCache,
+  versionsJson,
   visibility,
-} from '../../resources/sql.ts';
-import { parseListQuery, type Filter } from '../../resources/list-query.ts';
-import { countKey, VersionedCache } from '../../resources/count-cache.ts';
-import { readVersions, versionsJson } from '../../resources/repo.ts';
-import { type ReadContext, type RequestContext, scopeOf } from '../../resources/index.ts';
+} from '../../resources/index.ts';
 import { products, productVariants } from './catalog.tables.ts';
 import { productResource } from './product.resource.ts';
 

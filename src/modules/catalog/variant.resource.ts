@@ -1,8 +1,7 @@
 import { type TObject, Type } from '@sinclair/typebox';
 import { and, eq, sql } from 'drizzle-orm';
-import { defineResource, field, type Resource } from '../../resources/index.ts';
+import { defineResource, field, type Resource, createBody } from '../../resources/index.ts';
 import { Role } from '../../http/roles.ts';
-import { createBody } from '../../resources/schemas.ts';
 import { productVariants } from './catalog.tables.ts';
 import { productResource } from './product.resource.ts';
 import { variantHooks } from './variant.service.ts';

@@ -3,7 +3,7 @@ import { access } from '../../http/access.ts';
 import { Envelope, ListEnvelope, ok } from '../../http/envelope.ts';
 import { neverStored } from '../../http/no-store.ts';
 import { errorResponse } from '../../http/openapi.ts';
-import { limitAsSent } from '../../resources/pagination.ts';
+import { limitAsSent } from '../../resources/index.ts';
 import { Role } from '../../http/roles.ts';
 import { AdjustmentBody, AdjustmentJson, LedgerEntryJson, LedgerQuery } from './loyalty.schemas.ts';
 import { adjustPoints, listLedger } from './loyalty.service.ts';

@@ -2,8 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Caller } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
-import { appliedPageSize, paginationOf } from '../../resources/pagination.ts';
-import { scopeOf } from '../../resources/types.ts';
+import { appliedPageSize, paginationOf, scopeOf } from '../../resources/index.ts';
 import { getSetting } from '../settings/settings.service.ts';
 import {
   changePoints,

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { access, type Caller } from '../../http/access.ts';
 import { ListEnvelope } from '../../http/envelope.ts';
 import { neverStored } from '../../http/no-store.ts';
-import { appliedPageSize, limitAsSent, PageQuery, paginationOf } from '../../resources/pagination.ts';
+import { appliedPageSize, limitAsSent, PageQuery, paginationOf } from '../../resources/index.ts';
 import { hasAnyRole, Role } from '../../http/roles.ts';
 import { pageMail } from './mail.repo.ts';
 

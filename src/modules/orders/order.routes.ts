@@ -4,7 +4,7 @@ import { access } from '../../http/access.ts';
 import { Envelope, ListEnvelope, ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { errorResponse } from '../../http/openapi.ts';
-import { limitAsSent } from '../../resources/pagination.ts';
+import { limitAsSent } from '../../resources/index.ts';
 import { Role } from '../../http/roles.ts';
 import { OrderIdParams, OrderJson, OrderListQuery, TransitionBody } from './order.schemas.ts';
 import { listOrders, showOrder, transitionOrder } from './order.service.ts';

@@ -21,7 +21,7 @@ import {
   IdParams,
 } from '../auth/auth.schemas.ts';
 import { Accepted } from '../customers/self-service.schemas.ts';
-import { limitAsSent } from '../../resources/pagination.ts';
+import { limitAsSent } from '../../resources/index.ts';
 import { Role } from '../../http/roles.ts';
 
 const PATH = '/rest/system/admin-user';

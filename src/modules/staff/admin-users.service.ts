@@ -14,7 +14,7 @@ import {
   updateAdmin,
 } from '../auth/auth.repo.ts';
 import type { AdminUserRow } from '../auth/auth.tables.ts';
-import { appliedPageSize, paginationOf } from '../../resources/pagination.ts';
+import { appliedPageSize, paginationOf } from '../../resources/index.ts';
 import { canonicalEmail } from '../auth/email.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { mailAdminCode } from './admin-codes.ts';

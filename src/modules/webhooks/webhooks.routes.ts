@@ -3,7 +3,7 @@ import { access, adminSubOf } from '../../http/access.ts';
 import { Envelope, ListEnvelope, ok, SuccessOnly } from '../../http/envelope.ts';
 import { neverStored } from '../../http/no-store.ts';
 import { errorResponse } from '../../http/openapi.ts';
-import { limitAsSent } from '../../resources/pagination.ts';
+import { limitAsSent } from '../../resources/index.ts';
 import { Role } from '../../http/roles.ts';
 import {
   DeliveryJson,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Config, privateWebhookTargetsAllowed, webhookTargetsHttpsOnly } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
-import { appliedPageSize, paginationOf } from '../../resources/pagination.ts';
+import { appliedPageSize, paginationOf } from '../../resources/index.ts';
 import { changedFields, recordAudit, removedFields } from '../audit/audit.ts';
 import { assertTargetUrl } from './targets.ts';
 import type { WebhookCreate, WebhookUpdate } from './webhooks.schemas.ts';

@@ -33,7 +33,7 @@ import {
   shapeKey,
   whereFor,
 } from './sql.ts';
-import { type ReadContext, type RequestContext, type Resource, scopeOf } from './types.ts';
+import { fieldOf, type ReadContext, type RequestContext, type Resource, scopeOf } from './types.ts';
 
 // The read use cases of every resource: list (page + exact total), item (first match) and
 // show (by id). Per storefront list request: one statement for the applied page size, the table
@@ -139,6 +139,7 @@ export async function listEntities(
       'text',
     );
     const version = versionOf(resource, query, read.versions);
+    // biome-ignore lint/style/noNonNullAssertion: a remembered page exists only under a count key
     const total = cachedTotal(rctx.db, key!, version);
     if (version === ranked.version && read.perPage === ranked.perPage && total !== undefined) {
       return listText(read.rows, paginationOf(query.page, read.perPage, total));
@@ -275,7 +276,7 @@ export async function showEntity(
   raw: Record<string, unknown> = {},
 ): Promise<OneResult> {
   const ctx = await withSettings(baseContext(rctx), resource);
-  const idField = resource.field.get('id')!;
+  const idField = fieldOf(resource, 'id');
   const query: PageQuery = {
     filters: [{ field: idField, op: 'eq', value: id }],
     search: null,

@@ -69,7 +69,8 @@ function readAccess(resource: Resource): Access {
 
 /** Who may write, and the audit log's entity (write.service.ts records every admin's write itself). */
 function writeConfig(resource: Resource): { access: Access; audit: AuditDeclaration } {
-  const write = resource.def.write!;
+  const write = resource.def.write;
+  if (!write) throw new Error(`${resource.name}: the resource takes no writes`);
   const who = write.owner ? access.customerOrAdmin(...write.roles) : access.admin(...write.roles);
   return { access: who, audit: { entity: resource.def.entity } };
 }

@@ -69,6 +69,7 @@ export async function insertDemoShop(
       (c) => tx.insert(categories).values(c).returning({ id: categories.id }),
       indexes.map((i) => {
         const l = shop.leaves[i];
+        // biome-ignore lint/style/noNonNullAssertion: a nested leaf names its parent leaf
         const parentId = nested ? leafIds[l.parentLeafIndex!] : departmentIds[l.departmentIndex];
         return { ...l.row, parentId };
       }),

@@ -104,10 +104,12 @@ async function writeCart(
     let cart = await lockCart(tx, owner);
     if (!cart && !create) return view(tx, undefined, undefined);
     if (!cart && owner.kind === 'customer') {
+      // biome-ignore lint/style/noNonNullAssertion: the insert lost to a concurrent one, so the cart exists to lock
       cart = (await createCustomerCart(tx, owner.customerId)) ?? (await lockCart(tx, owner))!;
     } else if (!cart) {
       await deps.beforeNewGuestCart?.();
       token = newCartToken();
+      // biome-ignore lint/style/noNonNullAssertion: insert … returning answers the row it inserted
       cart = (await createCart(tx, { tokenHash: hashCartToken(token) }))!;
     }
     await change(tx, cart);
@@ -296,6 +298,7 @@ export async function mergeGuestCart(
     const guest = await lockCart(tx, { kind: 'guest', tokenHash });
     if (!guest) return;
     const owner: CartOwner = { kind: 'customer', customerId };
+    // biome-ignore lint/style/noNonNullAssertion: the insert lost to a concurrent one, so the cart exists to lock
     const mine = (await createCart(tx, { customerId })) ?? (await lockCart(tx, owner))!;
     const maxQty = await getSetting(tx, deps.config, 'cart_max_line_qty');
     await mergeLines(tx, guest.id, mine.id, { maxLines: CART_MAX_LINES, maxQty });

@@ -86,6 +86,7 @@ export function facetsQuery(db: Db, ctx: ReadContext, filters: readonly Filter[]
   const shared: (SQL | undefined)[] = [];
   filters.forEach((filter, i) => {
     const facet = FACET_OF_FIELD[filter.field.name];
+    // biome-ignore lint/style/noNonNullAssertion: every facet's list is made from FACETS above; conditions[i] is tested first
     if (facet && conditions[i]) flags.facets.get(facet)!.push(conditions[i]!);
     else if (filter.arg !== undefined && conditions[i]) {
       flags.options.push(i);
@@ -98,6 +99,7 @@ export function facetsQuery(db: Db, ctx: ReadContext, filters: readonly Filter[]
     searchCondition(productResource, ctx, search),
   );
   const columns = [
+    // biome-ignore lint/style/noNonNullAssertion: every facet's list is made from FACETS above
     ...FACETS.map((f) => sql`${flag(flags.facets.get(f)!)} as ${sql.raw(`f_${f.toLowerCase()}`)}`),
     ...optionFlags,
   ];

@@ -71,6 +71,7 @@ export const variantResource: Resource = defineResource({
   write: { roles: [Role.Products] },
   // Guests and customers see active variants of active products only.
   storefront: () =>
+    // biome-ignore lint/style/noNonNullAssertion: and() of two conditions is never undefined
     and(
       eq(v.active, true),
       // Qualified by hand: drizzle leaves columns unqualified in a one-table select.

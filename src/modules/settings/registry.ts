@@ -203,6 +203,7 @@ function shapeProblem(value: unknown): string | null {
 export function settingProblem(key: SettingKey, value: unknown): string | null {
   const shape = shapeProblem(value);
   if (shape) return shape;
+  // biome-ignore lint/style/noNonNullAssertion: every registered key has its check
   const check = checks.get(key)!;
   if (!check.Check(value)) {
     const first = check.Errors(value).First();

@@ -17,7 +17,7 @@ export { type Filter, parseListQuery } from './list-query.ts';
 export { itemEntity, listEntities, showEntity } from './read.service.ts';
 export { readVersions, type Row, versionsJson } from './repo.ts';
 export { registerResource, requestContext } from './routes.ts';
-export { createBody, Id, IdParams, itemSchema, listResponse, oneResponse, querySchema } from './schemas.ts';
+export { createBody, Id, IdParams, itemSchema, querySchema } from './schemas.ts';
 export {
   CUSTOMER_ID,
   filterConditions,

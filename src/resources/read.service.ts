@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Pagination } from '../http/envelope.ts';
+import { type Pagination, ok, okList } from '../http/envelope.ts';
 import { AppError } from '../http/errors.ts';
 import {
   cachedRankedPage,
@@ -180,7 +180,7 @@ export async function listEntities(
     rememberRankedPage(rctx.db, rankedKey, { version, perPage: read.perPage, ids } satisfies RankedPage);
   }
   if (!relationsInStatement) await embedRelations(ctx, resource, read.rows, query.with);
-  return { success: true, data: read.rows, pagination } satisfies ListResult;
+  return okList(read.rows, pagination) satisfies ListResult;
 }
 
 /** A list answer from the JSON text of its page, sent as it stands. */
@@ -240,11 +240,7 @@ async function finishList(
 ) {
   toJsonRows(resource, ctx, rows);
   await embedRelations(ctx, resource, rows, query.with);
-  return {
-    success: true,
-    data: rows,
-    pagination: paginationOf(query.page, perPage, total),
-  } satisfies ListResult;
+  return okList(rows, paginationOf(query.page, perPage, total)) satisfies ListResult;
 }
 
 /** The first entity matching the list's filters, search and sort; 404 when none. */
@@ -265,7 +261,7 @@ async function finishOne(
 ): Promise<OneResult> {
   toJsonRows(resource, ctx, rows);
   await embedRelations(ctx, resource, rows, tree);
-  return { success: true, data: rows[0] };
+  return ok(rows[0]);
 }
 
 /** One entity by id, as far as the caller may see it: hidden and foreign rows answer 404. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { access } from '../../http/access.ts';
-import { ListEnvelope } from '../../http/envelope.ts';
+import { ListEnvelope, okList } from '../../http/envelope.ts';
 import { neverStored } from '../../http/no-store.ts';
 import { Role } from '../../http/roles.ts';
 import { appliedPageSize, limitAsSent, PageQuery, paginationOf } from '../../resources/index.ts';
@@ -56,9 +56,8 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
         limit: perPage,
         offset: (page - 1) * perPage,
       });
-      return {
-        success: true as const,
-        data: rows.map((r) => ({
+      return okList(
+        rows.map((r) => ({
           id: r.id,
           at: r.createdAt.toISOString(),
           actor: r.actor,
@@ -67,8 +66,8 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
           entityId: r.entityId,
           changes: r.changes as Record<string, { before: unknown; after: unknown }>,
         })),
-        pagination: paginationOf(page, perPage, total),
-      };
+        paginationOf(page, perPage, total),
+      );
     },
   );
 };

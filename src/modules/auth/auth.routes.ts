@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access, customerIdOf } from '../../http/access.ts';
-import { Envelope, ok, SuccessOnly } from '../../http/envelope.ts';
+import { Envelope, ok, SuccessOnly, okOnly } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { neverStored } from '../../http/no-store.ts';
 import { errorResponse } from '../../http/openapi.ts';
@@ -118,7 +118,7 @@ function sessionRoutes(app: TypedApp, deps: AuthDeps, ctx: AuthContext, limits: 
     },
     async (request) => {
       await logout(deps, ctx, request.body.refresh_token);
-      return { success: true as const };
+      return okOnly();
     },
   );
 }
@@ -200,7 +200,7 @@ function customerAccountRoutes(app: TypedApp, deps: AuthDeps, limits: LoginLimit
       const { currentPassword, newPassword } = request.body;
       const guard = limits.guard(request, reply);
       await changeCustomerPassword(deps, customerIdOf(request.caller), currentPassword, newPassword, guard);
-      return { success: true as const };
+      return okOnly();
     },
   );
 }

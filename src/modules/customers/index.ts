@@ -1,13 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { access, customerIdOf } from '../../http/access.ts';
-import { SuccessOnly } from '../../http/envelope.ts';
+import { Envelope, okOnly, SuccessOnly } from '../../http/envelope.ts';
 import { errorResponse } from '../../http/openapi.ts';
 import {
   cachingHook,
   Id,
   itemSchema,
-  oneResponse,
   registerResource,
   requestContext,
   showEntity,
@@ -15,7 +14,7 @@ import {
 import { addressResource, customerResource, wishlistResource } from './customers.resources.ts';
 import { addWishlistEntry, removeWishlistEntry } from './wishlist.service.ts';
 
-const WishlistEntry = oneResponse(itemSchema(wishlistResource, 'customer', 0));
+const WishlistEntry = Envelope(itemSchema(wishlistResource, 'customer', 0));
 
 /** Customers (self), their addresses and wishlists. */
 export const customersModule: FastifyPluginAsync = async (app) => {
@@ -50,7 +49,7 @@ export const customersModule: FastifyPluginAsync = async (app) => {
   // /wishlist/{id} with the product id, still works for older clients (docs/api.md).
   const removeByProduct = async (customerId: number, productId: number) => {
     await removeWishlistEntry(app.db, customerId, productId);
-    return { success: true as const };
+    return okOnly();
   };
   app.delete<{ Params: { productId: number } }>(
     '/rest/customer/wishlist/product/:productId',

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access, customerIdOf } from '../../http/access.ts';
-import { Envelope, ok, SuccessOnly } from '../../http/envelope.ts';
+import { Envelope, ok, SuccessOnly, okOnly } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { errorResponse } from '../../http/openapi.ts';
 import { CustomerProfile, DeviceTokenHeaders } from '../auth/auth.schemas.ts';
@@ -87,7 +87,7 @@ export function selfServiceRoutes(
     },
     async (request, reply) => {
       await requestPasswordReset(app.db, app.config, request.body.email);
-      return reply.code(202).send({ success: true as const });
+      return reply.code(202).send(okOnly());
     },
   );
 
@@ -106,7 +106,7 @@ export function selfServiceRoutes(
     },
     async (request) => {
       await confirmPasswordReset(app.db, request.body.token, request.body.password);
-      return { success: true as const };
+      return okOnly();
     },
   );
 
@@ -125,7 +125,7 @@ export function selfServiceRoutes(
     },
     async (request) => {
       await verifyEmail(app.db, request.body.token);
-      return { success: true as const };
+      return okOnly();
     },
   );
 
@@ -144,7 +144,7 @@ export function selfServiceRoutes(
     },
     async (request) => {
       await confirmAdminPasswordReset(app.db, request.body.token, request.body.password);
-      return { success: true as const };
+      return okOnly();
     },
   );
 
@@ -167,7 +167,7 @@ export function selfServiceRoutes(
       const { currentPassword, newPassword } = request.body;
       const guard = limits.admin.guard(request, reply);
       await changeAdminPassword(app.db, caller.sub, currentPassword, newPassword, guard);
-      return { success: true as const };
+      return okOnly();
     },
   );
 }

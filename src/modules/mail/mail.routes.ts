@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { access, type Caller } from '../../http/access.ts';
-import { ListEnvelope } from '../../http/envelope.ts';
+import { ListEnvelope, okList } from '../../http/envelope.ts';
 import { neverStored } from '../../http/no-store.ts';
 import { appliedPageSize, limitAsSent, PageQuery, paginationOf } from '../../resources/index.ts';
 import { hasAnyRole, Role } from '../../http/roles.ts';
@@ -53,9 +53,8 @@ export const mailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const page = request.query.page ?? 1;
       const { rows, total } = await pageMail(app.db, perPage, (page - 1) * perPage);
       const personal = readsRecipients(request.caller);
-      return {
-        success: true as const,
-        data: rows.map((m) => ({
+      return okList(
+        rows.map((m) => ({
           id: m.id,
           template: m.template,
           locale: m.locale,
@@ -68,8 +67,8 @@ export const mailRoutes: FastifyPluginAsyncTypebox = async (app) => {
           createdAt: m.createdAt.toISOString(),
           sentAt: m.sentAt?.toISOString() ?? null,
         })),
-        pagination: paginationOf(page, perPage, total),
-      };
+        paginationOf(page, perPage, total),
+      );
     },
   );
 };

@@ -24,6 +24,7 @@ import type { SalesOrderRow } from './order.tables.ts';
 import { applyPayment, paymentStateOf } from './payments.ts';
 import { refundable } from './payment-states.ts';
 import { returnCouponUse, returnLinesStock } from './reservations.repo.ts';
+import { okList } from '../../http/envelope.ts';
 
 export interface OrderDeps {
   db: Db;
@@ -51,11 +52,10 @@ export async function listOrders(
     limit: perPage,
     offset: (page - 1) * perPage,
   });
-  return {
-    success: true as const,
-    data: rows.map((r) => orderJson(r, r.lines, r, scope === 'backend')),
-    pagination: paginationOf(page, perPage, total),
-  };
+  return okList(
+    rows.map((r) => orderJson(r, r.lines, r, scope === 'backend')),
+    paginationOf(page, perPage, total),
+  );
 }
 
 /** An order as its reader sees it: lines, history, shipments, returns. */

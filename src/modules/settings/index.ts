@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access, adminSubOf } from '../../http/access.ts';
-import { Envelope, ok } from '../../http/envelope.ts';
+import { Envelope, ListEnvelope, ok, okList } from '../../http/envelope.ts';
 import { errorResponse } from '../../http/openapi.ts';
-import { cachingHook, listResponse, paginationOf } from '../../resources/index.ts';
+import { cachingHook, paginationOf } from '../../resources/index.ts';
 import { Role } from '../../http/roles.ts';
 import {
   Features,
@@ -43,18 +43,14 @@ export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         operationId: 'listSettings',
         summary: 'Every setting with its effective value',
-        response: { 200: listResponse(SettingEntry) },
+        response: { 200: ListEnvelope(SettingEntry) },
       },
       config: backend,
       onSend: privateAnswer,
     },
     async () => {
       const entries = await listSettings(app.db, app.config);
-      return {
-        success: true as const,
-        data: entries,
-        pagination: paginationOf(1, entries.length, entries.length),
-      };
+      return okList(entries, paginationOf(1, entries.length, entries.length));
     },
   );
 

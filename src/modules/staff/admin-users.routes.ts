@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access, type Caller } from '../../http/access.ts';
-import { Envelope, ListEnvelope, ok } from '../../http/envelope.ts';
+import { Envelope, ListEnvelope, ok, okOnly } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { limitCounter } from '../../http/limit-counter.ts';
 import { neverStored } from '../../http/no-store.ts';
@@ -150,7 +150,7 @@ function writeRoutes(app: TypedApp): void {
     },
     async (request, reply) => {
       await requestAdminPasswordReset(app.db, app.config, actorOf(request.caller), request.params.id);
-      return reply.code(202).send({ success: true as const });
+      return reply.code(202).send(okOnly());
     },
   );
 }

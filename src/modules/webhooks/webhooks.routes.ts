@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access, adminSubOf } from '../../http/access.ts';
-import { Envelope, ListEnvelope, ok, SuccessOnly } from '../../http/envelope.ts';
+import { Envelope, ListEnvelope, ok, SuccessOnly, okOnly } from '../../http/envelope.ts';
 import { neverStored } from '../../http/no-store.ts';
 import { errorResponse } from '../../http/openapi.ts';
 import { limitAsSent } from '../../resources/index.ts';
@@ -114,7 +114,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       await removeWebhook(deps, adminSubOf(request.caller), request.params.id);
-      return { success: true as const };
+      return okOnly();
     },
   );
 

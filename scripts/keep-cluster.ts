@@ -2,7 +2,7 @@
 // fresh cluster once and keeps a copy in node_modules/.cache, so the first `npm start` on a new
 // data directory restores it instead of running initdb (docs/performance.md, "First start").
 // Never fails the installation: without the copy the first start only takes longer.
-import { keepClusterTemplate } from '../src/db/client.ts';
+import { keepClusterTemplate } from '../src/db/pglite.ts';
 
 const started = performance.now();
 try {

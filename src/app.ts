@@ -12,30 +12,22 @@ import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import { type Authenticate, type Caller, GUEST, installAccessGuard, resolveCaller } from './http/access.ts';
 import { requireAuditDeclaration } from './http/audit.ts';
-import {
-  AppError,
-  clientErrorHandler,
-  ErrorBody,
-  errorHandler,
-  isDatabaseUnavailable,
-  loggable,
-} from './http/errors.ts';
+import { errorHandler, isDatabaseUnavailable, loggable } from './http/error-handler.ts';
+import { AppError, errorBodySchema, errorCodes, useErrorCodes } from './http/errors.ts';
 import { Pagination } from './http/envelope.ts';
 import { gettingStarted } from './http/getting-started.ts';
-import { OneLinePerRequest, redactSecrets } from './http/logging.ts';
 import { routeNotFound } from './http/not-found.ts';
-import { documentConditionalReads, documentErrorResponses, finishDocument } from './http/openapi.ts';
+import { documentConditionalReads, documentErrorResponses } from './http/openapi.ts';
+import { finishDocument } from './http/openapi-document.ts';
 import { securityHeaders } from './http/security-headers.ts';
-import { sharedSerializers } from './http/serializers.ts';
-import { requestIdFor } from './http/request-id.ts';
+import { loggerOptions, serverOptions } from './http/server-options.ts';
 import { UnavailableLog } from './http/unavailable-log.ts';
-import { typedBodies } from './http/validators.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { authenticateWith, Sessions } from './modules/auth/sessions.ts';
 import { storedSigningSecret } from './modules/auth/sessions.repo.ts';
 import { AccessTokens } from './modules/auth/tokens.ts';
 import { recordWrite } from './modules/audit/audit.ts';
-import { modules } from './modules/index.ts';
+import { apiTags, moduleErrorCodes, modules } from './modules/index.ts';
 import { metricsModule } from './modules/metrics/metrics.routes.ts';
 import { settingsSource } from './modules/settings/settings.service.ts';
 
@@ -68,57 +60,58 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-/** pino options: the level, and passwords, tokens and credential headers censored (`redactSecrets`). */
-export function loggerOptions(
-  level: string,
-  stream?: { write(line: string): void },
-): FastifyServerOptions['logger'] {
-  return { level, formatters: { log: redactSecrets }, ...(stream ? { stream } : {}) };
+export { loggerOptions };
+
+function createServer(options: BuildAppOptions) {
+  const logger = options.logger ?? loggerOptions(options.config.logLevel);
+  return Fastify(serverOptions(options.config, logger)).withTypeProvider<TypeBoxTypeProvider>();
 }
+type Server = ReturnType<typeof createServer>;
 
 /** Builds the HTTP application over an open, migrated database. */
 export async function buildApp(options: BuildAppOptions) {
   const { config, database } = options;
-  const app = Fastify({
-    logger: options.logger ?? loggerOptions(config.logLevel),
-    logController: new OneLinePerRequest(),
-    genReqId: requestIdFor,
-    requestIdHeader: false,
-    bodyLimit: config.http.bodyLimitBytes,
-    requestTimeout: config.http.requestTimeoutMs,
-    connectionTimeout: config.http.connectionTimeoutMs,
-    // Node checks requestTimeout on a timer (30 s by default) and, for a request body, only
-    // when the server was created with it: without these a client trickling its headers is cut
-    // 30 s late, one trickling its body after 60-90 s (test/hardening/abuse.test.ts).
-    http: {
-      requestTimeout: config.http.requestTimeoutMs,
-      connectionsCheckingInterval: Math.min(1_000, config.http.requestTimeoutMs),
-    },
-    keepAliveTimeout: config.http.keepAliveTimeoutMs,
-    trustProxy: config.trustProxy,
-    return503OnClosing: false,
-    clientErrorHandler,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    // Type coercion is chosen per part of the request by typedBodies (src/http/validators.ts).
-    ajv: { customOptions: { removeAdditional: false, allErrors: true, useDefaults: true } },
-    schemaController: {
-      compilersFactory: { buildSerializer: sharedSerializers(), buildValidator: typedBodies() },
-    },
-  }).withTypeProvider<TypeBoxTypeProvider>();
-
-  if (config.tracing.endpoint) {
-    // Imported only here: without an endpoint no tracing code is loaded (docs/operations.md).
-    const { startTracing } = await import('./tracing.ts');
-    const tracing = startTracing(config.tracing.endpoint);
-    await app.register(tracing.plugin);
-    app.addHook('onClose', () => tracing.shutdown());
-  }
+  const app = createServer(options);
+  if (config.tracing.endpoint) await traceRequests(app, config.tracing.endpoint);
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('db', database.db);
   app.decorate('lifecycle', { shuttingDown: false });
   const unavailable = new UnavailableLog(app.log);
   app.addHook('onClose', async () => unavailable.stop());
+  const sessions = await startSessions(app, unavailable);
+  // What the generic layers need of the features, handed over here.
+  app.decorate('settingsSource', settingsSource(config));
+  app.decorate('recordWrite', recordWrite);
+  useErrorCodes(moduleErrorCodes);
+
+  installRouteChecks(app, unavailable);
+  identifyCallers(app, authenticateWith(sessions));
+  syncRevocationsAfterWrites(app, sessions);
+  closeIdleConnectionsOnClose(app);
+
+  // Before every route: its onResponse hook observes them all (when metrics are configured).
+  await app.register(metricsModule);
+  await allowCrossOrigin(app, config);
+  await registerDocumentation(app);
+  // Before the modules: routes ask for limits with config.rateLimit (src/http/rate-limit.ts).
+  await registerRateLimit(app, config);
+  for (const module of modules) await app.register(module);
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  return app;
+}
+
+async function traceRequests(app: Server, endpoint: string): Promise<void> {
+  // Imported only here: without an endpoint no tracing code is loaded (docs/operations.md).
+  const { startTracing } = await import('./tracing.ts');
+  const tracing = startTracing(endpoint);
+  await app.register(tracing.plugin);
+  app.addHook('onClose', () => tracing.shutdown());
+}
+
+/** The signing key, the sessions and their revocation poll; an outage of the poll is counted. */
+async function startSessions(app: Server, unavailable: UnavailableLog): Promise<Sessions> {
+  const { config, database } = app;
   const tokens = new AccessTokens({
     // Without a configured secret, the key generated at the first start and kept in the database.
     secret: config.auth.secret || (await storedSigningSecret(database.db)),
@@ -137,16 +130,18 @@ export async function buildApp(options: BuildAppOptions) {
     },
     onPollOk: () => unavailable.answered(),
   });
-  const authenticate: Authenticate = authenticateWith(sessions);
   app.decorate('tokens', tokens);
-  app.decorate('settingsSource', settingsSource(config));
-  app.decorate('recordWrite', recordWrite);
   app.decorate('sessions', sessions);
-  app.decorateRequest<Caller | null>('caller', null);
+  app.addHook('onReady', () => sessions.start());
+  app.addHook('onClose', async () => sessions.stop());
+  return sessions;
+}
 
+/** The error answers, and what every route must declare and gets documented (onRoute hooks). */
+function installRouteChecks(app: Server, unavailable: UnavailableLog): void {
   app.setErrorHandler(errorHandler(unavailable));
   app.setNotFoundHandler(routeNotFound(() => app.routeList));
-  app.addSchema(ErrorBody);
+  app.addSchema(errorBodySchema());
   app.addSchema(Pagination);
   app.addHook('onRoute', documentErrorResponses);
   app.addHook('onRoute', documentConditionalReads);
@@ -156,12 +151,14 @@ export async function buildApp(options: BuildAppOptions) {
   app.addHook('onRoute', (route) => {
     app.routeList.push(route);
   });
+}
 
+/** One callback-style hook for every request: cheaper than several async ones on the hot path. */
+function identifyCallers(app: Server, authenticate: Authenticate): void {
+  app.decorateRequest<Caller | null>('caller', null);
   // The API answers JSON only, so its CSP is a fixed, strictest one; the docs pages set theirs
   // (staticCSP). helmet's other headers are computed once.
   const fixedHeaders = { ...securityHeaders(), 'content-security-policy': API_CSP };
-
-  // One callback-style hook for every request: cheaper than several async ones on the hot path.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     reply.headers(fixedHeaders);
@@ -177,15 +174,18 @@ export async function buildApp(options: BuildAppOptions) {
       done();
     }, done);
   });
+}
 
-  // A write that may have ended sessions (logout, password, an account disabled or its roles
-  // changed) brings this instance's revocation list up to date before it answers, so the
-  // revoked tokens are refused here at once; other instances follow within REVOCATION_POLL_MS.
+/**
+ * A write that may have ended sessions (logout, password, an account disabled or its roles
+ * changed) brings this instance's revocation list up to date before it answers, so the revoked
+ * tokens are refused here at once; other instances follow within REVOCATION_POLL_MS.
+ */
+function syncRevocationsAfterWrites(app: Server, sessions: Sessions): void {
   app.addHook('onRoute', (route) => {
-    const methods = ([] as string[]).concat(route.method);
+    const methods = [route.method].flat();
     if (methods.every((m) => m === 'GET' || m === 'HEAD')) return;
-    const existing = route.onSend ?? [];
-    route.onSend = [...(Array.isArray(existing) ? existing : [existing]), syncRevocationsAfterWrite];
+    route.onSend = [route.onSend ?? []].flat().concat(syncRevocationsAfterWrite);
   });
   function syncRevocationsAfterWrite(
     request: FastifyRequest,
@@ -206,21 +206,22 @@ export async function buildApp(options: BuildAppOptions) {
       },
     );
   }
-  app.addHook('onReady', () => sessions.start());
-  app.addHook('onClose', async () => sessions.stop());
+}
 
-  // Keep-alive sockets that finish an in-flight request during close would otherwise hold the
-  // close open until their idle timeout; close them as soon as they go idle.
+/**
+ * Keep-alive sockets that finish an in-flight request during close would otherwise hold the
+ * close open until their idle timeout; close them as soon as they go idle.
+ */
+function closeIdleConnectionsOnClose(app: Server): void {
   let idleSweep: NodeJS.Timeout | undefined;
   app.addHook('preClose', async () => {
     app.lifecycle.shuttingDown = true;
     idleSweep = setInterval(() => app.server.closeIdleConnections(), 50);
   });
   app.addHook('onClose', async () => clearInterval(idleSweep));
+}
 
-  // Before every route: its onResponse hook observes them all (when metrics are configured).
-  await app.register(metricsModule);
-
+async function allowCrossOrigin(app: Server, config: Config): Promise<void> {
   await app.register(cors, {
     origin: config.cors.origins.length ? config.cors.origins : false,
     exposedHeaders: ['X-Cart-Token', 'X-Request-Id', 'Retry-After'],
@@ -235,6 +236,10 @@ export async function buildApp(options: BuildAppOptions) {
     ],
     maxAge: 600,
   });
+}
+
+/** The OpenAPI document (finished from the routes and the modules' tags and codes) and /docs. */
+async function registerDocumentation(app: Server): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -249,17 +254,13 @@ export async function buildApp(options: BuildAppOptions) {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
     transformObject: (document) =>
-      finishDocument((document as { openapiObject: Record<string, unknown> }).openapiObject),
+      finishDocument('openapiObject' in document ? document.openapiObject : document.swaggerObject, {
+        tags: apiTags,
+        errorCodes: errorCodes(),
+      }),
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
-
-  // Before the modules: routes ask for limits with config.rateLimit (src/http/rate-limit.ts).
-  await registerRateLimit(app, config);
-  for (const module of modules) await app.register(module);
-
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  return app;
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { ConfigError, type Env, rawConfigFrom } from './config-sources.ts';
+
+export { ConfigError };
 
 /**
  * Secrets that were once written in this repository's files: public, so never accepted, in any
@@ -167,93 +168,12 @@ export function demoShopAllowed(config: Config): boolean {
 }
 export type StaticUserConfig = Static<typeof StaticUser>;
 
-export class ConfigError extends Error {}
-
-type Env = Record<string, string | undefined>;
-
-/** Environment variables and the config path each one overrides. */
-const ENV_KEYS: Record<string, string[]> = {
-  NODE_ENV: ['nodeEnv'],
-  HOST: ['host'],
-  PORT: ['port'],
-  DATA_DIR: ['dataDir'],
-  DATABASE_URL: ['databaseUrl'],
-  DATABASE_POOL_SIZE: ['databasePoolSize'],
-  REDIS_URL: ['redisUrl'],
-  LOG_LEVEL: ['logLevel'],
-  SEED_DEMO: ['seedDemo'],
-  TRUST_PROXY: ['trustProxy'],
-  JWT_SECRET: ['auth', 'secret'],
-  CORS_ORIGINS: ['cors', 'origins'],
-  RATE_LIMIT_ENABLED: ['rateLimit', 'enabled'],
-  SMTP_URL: ['mail', 'smtpUrl'],
-  MAIL_FROM: ['mail', 'from'],
-  JOBS_ENABLED: ['jobs', 'enabled'],
-  METRICS_TOKEN: ['metrics', 'token'],
-  METRICS_PORT: ['metrics', 'port'],
-  OTEL_EXPORTER_OTLP_ENDPOINT: ['tracing', 'endpoint'],
-};
-
-function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
-  let node = target;
-  for (const key of path.slice(0, -1)) {
-    if (typeof node[key] !== 'object' || node[key] === null) node[key] = {};
-    node = node[key] as Record<string, unknown>;
-  }
-  node[path[path.length - 1]] = value;
-}
-
-function envValue(name: string, raw: string): unknown {
-  if (name === 'CORS_ORIGINS')
-    return raw
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-  if (
-    name === 'SEED_DEMO' ||
-    name === 'TRUST_PROXY' ||
-    name === 'RATE_LIMIT_ENABLED' ||
-    name === 'JOBS_ENABLED'
-  ) {
-    if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
-    if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
-    return raw;
-  }
-  if (name === 'PORT' || name === 'DATABASE_POOL_SIZE' || name === 'METRICS_PORT')
-    return /^\d+$/.test(raw) ? Number(raw) : raw;
-  return raw;
-}
-
-function readConfigFile(env: Env, cwd: string): Record<string, unknown> {
-  const explicit = env.SHOP_CONFIG;
-  const path = resolve(cwd, explicit ?? 'config/shop.json');
-  if (!existsSync(path)) {
-    if (explicit) throw new ConfigError(`SHOP_CONFIG: file not found: ${path}`);
-    return {};
-  }
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new ConfigError(`${path}: the configuration must be a JSON object`);
-    }
-    return parsed as Record<string, unknown>;
-  } catch (err) {
-    if (err instanceof ConfigError) throw err;
-    throw new ConfigError(`${path}: not valid JSON (${(err as Error).message})`);
-  }
-}
-
 /**
  * Builds the configuration from an optional file and the environment, the
  * environment winning. Throws ConfigError naming the first offending key.
  */
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
-  const raw: Record<string, unknown> = structuredClone(readConfigFile(env, cwd));
-  for (const [name, path] of Object.entries(ENV_KEYS)) {
-    const value = env[name];
-    if (value !== undefined && value !== '') setPath(raw, path, envValue(name, value));
-  }
-  return parseConfig(raw);
+  return parseConfig(rawConfigFrom(env, cwd));
 }
 
 /** Validates a raw object (file shape) and fills defaults. */

@@ -46,15 +46,16 @@ function cached<R>(db: Db, name: string, make: () => Executable<R>): Executable<
   let statement = byName.get(name) as Executable<R> | undefined;
   if (!statement) {
     statement = make();
-    if (byName.size >= MAX_PREPARED) byName.delete(byName.keys().next().value as string);
-    byName.set(name, statement as Executable<unknown>);
+    const oldest = byName.keys().next();
+    if (byName.size >= MAX_PREPARED && !oldest.done) byName.delete(oldest.value);
+    byName.set(name, statement);
   }
   return statement;
 }
 
 /** A transaction is a Db too (the same type); only its class tells it apart. */
 function isTransaction(db: Db): boolean {
-  return (db as object) instanceof PgTransaction;
+  return db instanceof PgTransaction;
 }
 
 /** Runs the named statement with `values`, inside or outside a transaction. */

@@ -1,4 +1,4 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 
 /** `{success: true, data}`: the envelope of every resource answer. */
 export function Envelope<T extends TSchema>(data: T) {
@@ -28,6 +28,20 @@ export function ListEnvelope<T extends TSchema>(item: T) {
 
 export const SuccessOnly = Type.Object({ success: Type.Literal(true) });
 
+// The one way a handler or service builds a success body: ok(data), okList(rows, pagination),
+// okOnly(); never a literal envelope (test/platform/one-way.test.ts).
+
 export function ok<T>(data: T): { success: true; data: T } {
   return { success: true, data };
+}
+
+export function okList<T>(
+  data: T[],
+  pagination: Static<typeof Pagination>,
+): { success: true; data: T[]; pagination: Static<typeof Pagination> } {
+  return { success: true, data, pagination };
+}
+
+export function okOnly(): { success: true } {
+  return { success: true };
 }

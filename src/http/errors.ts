@@ -1,45 +1,73 @@
 import { type Static, Type } from '@sinclair/typebox';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { causeChain } from '../db/errors.ts';
-import { webUrlMessage } from './web-url.ts';
-import type { UnavailableLog } from './unavailable-log.ts';
 
-/** Every error code a client can receive, with the status it travels with. */
-export const ERROR_STATUS = {
-  VALIDATION_FAILED: 400,
-  TOKEN_INVALID: 400,
-  UNAUTHENTICATED: 401,
-  TOKEN_EXPIRED: 401,
-  INVALID_CREDENTIALS: 401,
-  INVALID_REFRESH_TOKEN: 401,
-  FORBIDDEN: 403,
-  EMAIL_NOT_VERIFIED: 403,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  EMAIL_TAKEN: 409,
-  CONFLICT: 409,
-  TOTAL_CHANGED: 409,
-  OUT_OF_STOCK: 409,
-  ILLEGAL_TRANSITION: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  REQUEST_TIMEOUT: 408,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  HEADERS_TOO_LARGE: 431,
-  UNPROCESSABLE: 422,
-  CART_EMPTY: 422,
-  PRODUCT_UNAVAILABLE: 422,
-  TRANSPORT_INVALID: 422,
-  COUPON_INVALID: 422,
-  GIFT_INVALID: 422,
-  IDEMPOTENCY_KEY_REUSED: 422,
-  LIMIT_REACHED: 422,
-  VARIANT_REQUIRED: 422,
-  RATE_LIMITED: 429,
-  INTERNAL: 500,
-  SERVICE_UNAVAILABLE: 503,
-} as const;
+/** A code a client can receive: the status it travels with and when it is sent. */
+export interface ErrorCodeDefinition {
+  readonly status: number;
+  readonly meaning: string;
+}
+export type ErrorCatalog = Readonly<Record<string, ErrorCodeDefinition>>;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+/**
+ * The codes of the generic layers (CONTRACT section 2, less those about one feature). A feature
+ * module declares its own codes in its `*.api.ts` (status and meaning) and adds their names to
+ * `FeatureErrorCodes`; the app hands every module's catalog to `useErrorCodes`.
+ */
+export const GENERIC_ERRORS = {
+  VALIDATION_FAILED: {
+    status: 400,
+    meaning:
+      'Malformed JSON, a wrong type, a missing field or a value out of range (details name each field).',
+  },
+  UNAUTHENTICATED: { status: 401, meaning: 'No token where one is required, or an invalid or tampered one.' },
+  TOKEN_EXPIRED: { status: 401, meaning: 'The access token has expired: refresh it.' },
+  FORBIDDEN: { status: 403, meaning: 'A token of the other context, or an admin lacking the role.' },
+  NOT_FOUND: { status: 404, meaning: 'Unknown entity or id, or an object the caller may not see.' },
+  METHOD_NOT_ALLOWED: { status: 405, meaning: 'The path exists but not with this method (see Allow).' },
+  REQUEST_TIMEOUT: { status: 408, meaning: 'The request was not received in time.' },
+  CONFLICT: { status: 409, meaning: 'The write collides with the current state (a unique value taken).' },
+  PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The body is over the size limit.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'The body is not JSON.' },
+  UNPROCESSABLE: { status: 422, meaning: 'Well-formed, but a business rule refuses it.' },
+  LIMIT_REACHED: { status: 422, meaning: 'A configured cap (lines, units, addresses, entries) is reached.' },
+  RATE_LIMITED: { status: 429, meaning: 'Too many requests: wait Retry-After seconds.' },
+  HEADERS_TOO_LARGE: { status: 431, meaning: 'The request headers are too large.' },
+  INTERNAL: { status: 500, meaning: 'An unexpected fault, logged with the request id.' },
+  SERVICE_UNAVAILABLE: { status: 503, meaning: 'The database is unreachable or the service is stopping.' },
+} as const satisfies ErrorCatalog;
+
+/**
+ * The names of the codes feature modules declare, merged in by each module:
+ * `declare module '../../http/errors.ts' { interface FeatureErrorCodes extends CartErrors {} }`.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging in the modules
+export interface FeatureErrorCodes {}
+
+export type ErrorCode = keyof typeof GENERIC_ERRORS | keyof FeatureErrorCodes;
+
+let known = new Map<string, ErrorCodeDefinition>(Object.entries(GENERIC_ERRORS));
+
+/**
+ * Adds the feature modules' codes to the ones the service answers (buildApp, once per app; the
+ * same declaration again is harmless, a code declared twice with another status is a mistake).
+ */
+export function useErrorCodes(catalogs: readonly ErrorCatalog[]): void {
+  for (const catalog of catalogs) {
+    for (const [code, definition] of Object.entries(catalog)) {
+      const earlier = known.get(code);
+      if (earlier && earlier.status !== definition.status) {
+        throw new Error(`error code ${code} is declared with ${earlier.status} and ${definition.status}`);
+      }
+      known.set(code, definition);
+    }
+  }
+  // By status, so the document lists 400s, then 401s, …; generic codes first within one.
+  known = new Map([...known].sort(([, a], [, b]) => a.status - b.status));
+}
+
+/** Every code the service answers, by status. */
+export function errorCodes(): ReadonlyMap<string, ErrorCodeDefinition> {
+  return known;
+}
 
 export interface ErrorDetail {
   field: string;
@@ -51,212 +79,52 @@ export interface ErrorDetail {
 
 /** The one error type of the service: a stable code, its status, a message safe to show. */
 export class AppError extends Error {
-  readonly status: number;
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
   ) {
     super(message);
-    this.status = ERROR_STATUS[code];
+  }
+
+  /** From the code's declaration; an undeclared code is a fault of the service. */
+  get status(): number {
+    return known.get(this.code)?.status ?? 500;
   }
 }
 
-export const ErrorBody = Type.Object(
-  {
-    success: Type.Literal(false),
-    error: Type.Object({
-      code: Type.Union(
-        Object.keys(ERROR_STATUS).map((c) => Type.Literal(c)),
-        { description: 'Stable machine-readable code' },
-      ),
-      message: Type.String(),
-      details: Type.Optional(
-        Type.Array(
-          Type.Object({
-            field: Type.String(),
-            message: Type.String(),
-            variantId: Type.Optional(
-              Type.Integer({ description: 'OUT_OF_STOCK: the variant that is short' }),
-            ),
-            availableQty: Type.Optional(Type.Integer({ description: 'OUT_OF_STOCK: units on hand' })),
-          }),
+/** The error envelope, listing every code declared when it is built (after useErrorCodes). */
+export function errorBodySchema() {
+  return Type.Object(
+    {
+      success: Type.Literal(false),
+      error: Type.Object({
+        code: Type.Union(
+          [...known.keys()].map((c) => Type.Literal(c)),
+          { description: 'Stable machine-readable code' },
         ),
-      ),
-    }),
-  },
-  { $id: 'ErrorBody', description: 'Error envelope' },
-);
-export type ErrorBodyType = Static<typeof ErrorBody>;
+        message: Type.String(),
+        details: Type.Optional(
+          Type.Array(
+            Type.Object({
+              field: Type.String(),
+              message: Type.String(),
+              variantId: Type.Optional(
+                Type.Integer({ description: 'OUT_OF_STOCK: the variant that is short' }),
+              ),
+              availableQty: Type.Optional(Type.Integer({ description: 'OUT_OF_STOCK: units on hand' })),
+            }),
+          ),
+        ),
+      }),
+    },
+    { $id: 'ErrorBody', description: 'Error envelope' },
+  );
+}
+export type ErrorBodyType = Omit<Static<ReturnType<typeof errorBodySchema>>, 'error'> & {
+  error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
+};
 
 export function errorBody(code: ErrorCode, message: string, details?: ErrorDetail[]): ErrorBodyType {
   return { success: false, error: details?.length ? { code, message, details } : { code, message } };
-}
-
-interface AjvIssue {
-  keyword?: string;
-  instancePath?: string;
-  message?: string;
-  params?: Record<string, unknown>;
-}
-
-/** Turns Ajv's findings into one detail per field, named the way the client wrote it. */
-function validationDetails(error: FastifyError): ErrorDetail[] {
-  const context = error.validationContext ?? 'body';
-  const issues = (error.validation ?? []) as AjvIssue[];
-  return issues.map((issue) => {
-    let field = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
-    const missing = issue.params?.missingProperty ?? issue.params?.additionalProperty;
-    if (typeof missing === 'string') field = field ? `${field}.${missing}` : missing;
-    // Ajv says "must NOT have additional properties" of the object; the detail is about the field.
-    const message =
-      issue.keyword === 'additionalProperties'
-        ? 'is not a known field'
-        : (issue.keyword === 'pattern' && webUrlMessage(issue.params?.pattern)) || issue.message;
-    return { field: field || context, message: message ?? 'is invalid' };
-  });
-}
-
-/** Fastify's own error codes that are the client's fault, mapped to ours. */
-const FASTIFY_CLIENT_ERRORS: Record<string, ErrorCode> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'VALIDATION_FAILED',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'VALIDATION_FAILED',
-  FST_ERR_CTP_INVALID_JSON_BODY: 'VALIDATION_FAILED',
-  FST_ERR_VALIDATION: 'VALIDATION_FAILED',
-};
-
-/**
- * The one place where any thrown error becomes an HTTP answer. Database outages are logged through
- * `unavailable`: the first with its stack, the rest counted.
- */
-export function errorHandler(unavailable: UnavailableLog) {
-  return function handleError(
-    error: FastifyError | AppError,
-    request: FastifyRequest,
-    reply: FastifyReply,
-  ): FastifyReply {
-    return answerError(error, request, reply, unavailable);
-  };
-}
-
-function answerError(
-  error: FastifyError | AppError,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  unavailable: UnavailableLog,
-): FastifyReply {
-  if (error instanceof AppError) {
-    if (error.status >= 500 && isDatabaseUnavailable(error.cause)) {
-      unavailable.failed(request.log, loggable(error.cause), 'database unavailable');
-    } else if (error.status >= 500) request.log.error({ err: error }, 'request failed');
-    return reply.status(error.status).send(errorBody(error.code, error.message, error.details));
-  }
-  if (error.validation) {
-    const details = validationDetails(error);
-    const message = details.map((d) => `${d.field} ${d.message}`).join('; ');
-    return reply.status(400).send(errorBody('VALIDATION_FAILED', message, details));
-  }
-  const mapped = error.code ? FASTIFY_CLIENT_ERRORS[error.code] : undefined;
-  if (mapped) {
-    const message = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'request body is too large' : error.message;
-    return reply.status(ERROR_STATUS[mapped]).send(errorBody(mapped, message));
-  }
-  if (error.statusCode === 429) {
-    return reply.status(429).send(errorBody('RATE_LIMITED', 'too many requests, retry later'));
-  }
-  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-    // Another client error raised by a plugin: keep its status, never its internals.
-    const code: ErrorCode = error.statusCode === 404 ? 'NOT_FOUND' : 'VALIDATION_FAILED';
-    return reply.status(error.statusCode).send(errorBody(code, 'the request could not be processed'));
-  }
-  if (causeChain(error).some((e) => typeof e.code === 'string' && UNSTORABLE_TEXT.has(e.code))) {
-    // A NUL character (or another the database encoding cannot hold) in any text the client sent.
-    return reply
-      .status(400)
-      .send(
-        errorBody('VALIDATION_FAILED', 'a text value contains a character that cannot be stored (e.g. NUL)'),
-      );
-  }
-  if (causeChain(error).some((e) => e.code === NUMBER_OUT_OF_RANGE)) {
-    // A sum the column cannot hold (a balance or stock pushed past int4, a huge LIMIT): the
-    // statement failed, so its transaction rolled back and nothing changed.
-    return reply
-      .status(422)
-      .send(errorBody('UNPROCESSABLE', 'a number is out of the range the database can store'));
-  }
-  if (isDatabaseUnavailable(error)) {
-    unavailable.failed(request.log, loggable(error), 'database unavailable');
-    return reply
-      .status(503)
-      .header('retry-after', '1')
-      .send(errorBody('SERVICE_UNAVAILABLE', 'the service is temporarily unavailable'));
-  }
-  request.log.error(loggable(error), 'unexpected fault');
-  return reply.status(500).send(errorBody('INTERNAL', 'internal error'));
-}
-
-// Lost or refused connections, and PostgreSQL's own: admin/crash shutdown, starting up,
-// too many connections, statement timeout, connection exceptions.
-const CONNECTION_ERRORS = new Set([
-  ...['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'],
-  ...['57P01', '57P02', '57P03', '57014', '53300', '08000', '08001', '08003', '08004', '08006'],
-]);
-const UNAVAILABLE_MESSAGE =
-  /Connection terminated|timeout exceeded when trying to connect|connection timeout|Query read timeout|Client has encountered a connection error|Connection is closed|the database system is (starting up|shutting down|in recovery mode)/i;
-
-/** character_not_in_repertoire (a NUL byte), untranslatable_character. */
-const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
-/** numeric_value_out_of_range: e.g. integer out of range. */
-const NUMBER_OUT_OF_RANGE = '22003';
-
-/** True for a lost, refused or timed-out database connection, also when wrapped. */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  return causeChain(error).some(
-    ({ code, message }) =>
-      (typeof code === 'string' && CONNECTION_ERRORS.has(code)) ||
-      (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)),
-  );
-}
-
-/**
- * drizzle's error message carries the SQL parameters (password hashes, e-mail addresses): log
- * the driver's error and the statement, never the values.
- */
-export function loggable(error: unknown): Record<string, unknown> {
-  const wrapped = error as { query?: unknown; params?: unknown; cause?: unknown };
-  if (typeof wrapped.query === 'string' && Array.isArray(wrapped.params)) {
-    return { err: wrapped.cause ?? new Error('query failed'), query: wrapped.query };
-  }
-  return { err: error };
-}
-
-/**
- * Answers errors Node's HTTP parser raises before Fastify sees a request (oversize headers,
- * malformed request lines, a request not received within requestTimeout) with the same JSON
- * envelope, then destroys the socket: a client still trickling bytes must not keep it open.
- */
-export function clientErrorHandler(error: NodeJS.ErrnoException, socket: import('node:net').Socket): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const [status, reason, body] =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? [
-          431,
-          'Request Header Fields Too Large',
-          errorBody('HEADERS_TOO_LARGE', 'request headers are too large'),
-        ]
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request Timeout', errorBody('REQUEST_TIMEOUT', 'the request was not received in time')]
-        : [400, 'Bad Request', errorBody('VALIDATION_FAILED', 'malformed HTTP request')];
-  const text = JSON.stringify(body);
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\n` +
-      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n` +
-      `Connection: close\r\n\r\n${text}`,
-    () => socket.destroy(),
-  );
 }

@@ -2,7 +2,14 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from './errors.ts';
 import { Envelope, ok } from './envelope.ts';
-import { errorResponse } from './openapi.ts';
+import { type ApiTag, errorResponse } from './openapi.ts';
+
+export const operationsTag: ApiTag = {
+  name: 'operations',
+  group: 'Operations',
+  description: 'Liveness and readiness probes for the platform.',
+};
+const tags = [operationsTag.name];
 
 const Live = Envelope(Type.Object({ status: Type.Literal('live') }));
 const Ready = Envelope(
@@ -15,7 +22,9 @@ const Ready = Envelope(
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/health/live',
-    { schema: { tags: ['operations'], summary: 'The process is up', response: { 200: Live } } },
+    {
+      schema: { tags, operationId: 'checkLiveness', summary: 'The process is up', response: { 200: Live } },
+    },
     async () => ok({ status: 'live' as const }),
   );
 
@@ -23,7 +32,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/health/ready',
     {
       schema: {
-        tags: ['operations'],
+        tags,
+        operationId: 'checkReadiness',
         summary: 'The database answers and the service is not shutting down',
         response: { 200: Ready, 503: errorResponse(503) },
       },

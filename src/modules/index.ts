@@ -1,5 +1,21 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { adminUiRoutes } from '../http/admin-ui.ts';
+import type { ErrorCatalog } from '../http/errors.ts';
+import type { ApiTag } from '../http/openapi.ts';
+import { authErrors, authTag } from './auth/auth.api.ts';
+import { cartTag } from './cart/cart.api.ts';
+import { catalogErrors, productTag } from './catalog/catalog.api.ts';
+import { checkoutErrors, checkoutTag } from './checkout/checkout.api.ts';
+import { cmsTag } from './cms/cms.api.ts';
+import { customerErrors, customerTag } from './customers/customers.api.ts';
+import { loyaltyTag } from './loyalty/loyalty.api.ts';
+import { mailTag } from './mail/mail.api.ts';
+import { orderErrors, orderTag } from './orders/orders.api.ts';
+import { promotionErrors } from './promotions/promotions.api.ts';
+import { reportTag } from './reports/reports.api.ts';
+import { storefrontTag, systemTag } from './settings/settings.api.ts';
+import { shippingErrors } from './shipping/shipping.api.ts';
+import { webhooksTag } from './webhooks/webhooks.api.ts';
 import { auditRoutes } from './audit/audit.routes.ts';
 import { adminUserRoutes } from './staff/admin-users.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
@@ -10,7 +26,7 @@ import { shippingModule } from './shipping/index.ts';
 import { checkoutRoutes } from './checkout/checkout.routes.ts';
 import { cmsModule } from './cms/index.ts';
 import { customersModule } from './customers/index.ts';
-import { healthRoutes } from '../http/health.ts';
+import { healthRoutes, operationsTag } from '../http/health.ts';
 import { outboxModule } from './outbox/index.ts';
 import { loyaltyRoutes } from './loyalty/loyalty.routes.ts';
 import { mailRoutes } from './mail/mail.routes.ts';
@@ -49,4 +65,33 @@ export const modules: FastifyPluginAsync[] = [
   reportRoutes,
   auditRoutes,
   adminUiRoutes,
+];
+
+/** The modules' error codes, handed to the generic error layer by buildApp. */
+export const moduleErrorCodes: ErrorCatalog[] = [
+  authErrors,
+  customerErrors,
+  catalogErrors,
+  shippingErrors,
+  promotionErrors,
+  checkoutErrors,
+  orderErrors,
+];
+
+/** The document's tags, in the order the docs page lists them. */
+export const apiTags: ApiTag[] = [
+  authTag,
+  storefrontTag,
+  productTag,
+  cmsTag,
+  cartTag,
+  checkoutTag,
+  customerTag,
+  orderTag,
+  loyaltyTag,
+  reportTag,
+  systemTag,
+  webhooksTag,
+  operationsTag,
+  mailTag,
 ];

@@ -1,5 +1,6 @@
 // The resource framework: one definition per entity drives its routes, queries and schemas.
 export { type CachePolicy, cachingHook } from './caching.ts';
+export { countKey, VersionedCache } from './count-cache.ts';
 export { defineResource } from './define.ts';
 export { FieldError, field, type FieldOptions, INT32_MAX } from './fields.ts';
 export { type FilterOptions, filterable, filterParam, parseBoolean, parseOneOf } from './filters.ts';
@@ -12,10 +13,19 @@ export {
   PageQuery,
   paginationOf,
 } from './pagination.ts';
+export { type Filter, parseListQuery } from './list-query.ts';
 export { itemEntity, listEntities, showEntity } from './read.service.ts';
-export type { Row } from './repo.ts';
+export { readVersions, type Row, versionsJson } from './repo.ts';
 export { registerResource, requestContext } from './routes.ts';
-export { Id, IdParams, itemSchema, listResponse, oneResponse } from './schemas.ts';
-export { CUSTOMER_ID } from './sql.ts';
+export { createBody, Id, IdParams, itemSchema, querySchema } from './schemas.ts';
+export {
+  CUSTOMER_ID,
+  filterConditions,
+  paramValues,
+  searchCondition,
+  searchOnce,
+  searchShape,
+  visibility,
+} from './sql.ts';
 export * from './types.ts';
 export { createEntity, deleteEntity, updateEntity } from './write.service.ts';

@@ -1,7 +1,7 @@
 import { AppError, type ErrorDetail } from '../http/errors.ts';
 import { FieldError } from './fields.ts';
 import { MAX_RELATION_DEPTH, RANGE_OPS, type RangeOp, relationAllowed } from './schemas.ts';
-import { canRead, type FieldInfo, type Resource, type Scope } from './types.ts';
+import { canRead, type FieldInfo, type Resource, relationOf, type Scope } from './types.ts';
 
 // The query string of a list or item read, parsed against the resource's field table. Keys are
 // looked up by name (`price[gte]` arrives as a literal key); nothing is ever evaluated, and only
@@ -159,7 +159,7 @@ export function parseWith(resource: Resource, text: unknown, scope: Scope): With
         node.set(name, child);
       }
       node = child;
-      current = current.def.relations![name].target();
+      current = relationOf(current, name).target();
     }
   }
   return tree;

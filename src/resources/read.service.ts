@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Pagination } from '../http/envelope.ts';
+import { type Pagination, ok, okList } from '../http/envelope.ts';
 import { AppError } from '../http/errors.ts';
 import {
   cachedRankedPage,
@@ -33,7 +33,7 @@ import {
   shapeKey,
   whereFor,
 } from './sql.ts';
-import { type ReadContext, type RequestContext, type Resource, scopeOf } from './types.ts';
+import { fieldOf, type ReadContext, type RequestContext, type Resource, scopeOf } from './types.ts';
 
 // The read use cases of every resource: list (page + exact total), item (first match) and
 // show (by id). Per storefront list request: one statement for the applied page size, the table
@@ -139,6 +139,7 @@ export async function listEntities(
       'text',
     );
     const version = versionOf(resource, query, read.versions);
+    // biome-ignore lint/style/noNonNullAssertion: a remembered page exists only under a count key
     const total = cachedTotal(rctx.db, key!, version);
     if (version === ranked.version && read.perPage === ranked.perPage && total !== undefined) {
       return listText(read.rows, paginationOf(query.page, read.perPage, total));
@@ -179,7 +180,7 @@ export async function listEntities(
     rememberRankedPage(rctx.db, rankedKey, { version, perPage: read.perPage, ids } satisfies RankedPage);
   }
   if (!relationsInStatement) await embedRelations(ctx, resource, read.rows, query.with);
-  return { success: true, data: read.rows, pagination } satisfies ListResult;
+  return okList(read.rows, pagination) satisfies ListResult;
 }
 
 /** A list answer from the JSON text of its page, sent as it stands. */
@@ -239,11 +240,7 @@ async function finishList(
 ) {
   toJsonRows(resource, ctx, rows);
   await embedRelations(ctx, resource, rows, query.with);
-  return {
-    success: true,
-    data: rows,
-    pagination: paginationOf(query.page, perPage, total),
-  } satisfies ListResult;
+  return okList(rows, paginationOf(query.page, perPage, total)) satisfies ListResult;
 }
 
 /** The first entity matching the list's filters, search and sort; 404 when none. */
@@ -264,7 +261,7 @@ async function finishOne(
 ): Promise<OneResult> {
   toJsonRows(resource, ctx, rows);
   await embedRelations(ctx, resource, rows, tree);
-  return { success: true, data: rows[0] };
+  return ok(rows[0]);
 }
 
 /** One entity by id, as far as the caller may see it: hidden and foreign rows answer 404. */
@@ -275,7 +272,7 @@ export async function showEntity(
   raw: Record<string, unknown> = {},
 ): Promise<OneResult> {
   const ctx = await withSettings(baseContext(rctx), resource);
-  const idField = resource.field.get('id')!;
+  const idField = fieldOf(resource, 'id');
   const query: PageQuery = {
     filters: [{ field: idField, op: 'eq', value: id }],
     search: null,

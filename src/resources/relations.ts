@@ -4,7 +4,15 @@ import type { WithTree } from './list-query.ts';
 import { type Row, selectByKeys } from './repo.ts';
 import { toJsonRows } from './rows.ts';
 import { customerParam, jsonSelectionFor, orderFor, selectionFor, shapeKey, visibility } from './sql.ts';
-import type { FieldInfo, ReadContext, RelationDef, Resource } from './types.ts';
+import {
+  columnOf,
+  type FieldInfo,
+  fieldOf,
+  type ReadContext,
+  type RelationDef,
+  type Resource,
+  relationOf,
+} from './types.ts';
 
 // Embeds `with=` relations, in one of two ways with the same visibility (a guest never gets an
 // inactive category through a product) and the same fields (the target's readable ones):
@@ -21,8 +29,8 @@ const MANY_LIMIT = 1000;
 export function relationKeyFields(resource: Resource, tree: WithTree): FieldInfo[] {
   const keys: FieldInfo[] = [];
   for (const name of tree.keys()) {
-    const rel = resource.def.relations![name];
-    if (rel.kind !== 'many') keys.push(resource.field.get(rel.key)!);
+    const rel = relationOf(resource, name);
+    if (rel.kind !== 'many') keys.push(fieldOf(resource, rel.key));
   }
   return keys;
 }
@@ -57,12 +65,12 @@ function attach(rows: Row[], name: string, rel: RelationDef, related: Row[]): vo
 }
 
 async function embedOne(ctx: ReadContext, resource: Resource, rows: Row[], name: string, sub: WithTree) {
-  const rel = resource.def.relations![name];
+  const rel = relationOf(resource, name);
   const target = rel.target();
   const keys = uniqueKeys(rows, rel);
   let related: Row[] = [];
   if (keys.length > 0) {
-    const keyField = rel.kind === 'many' ? target.field.get(rel.key)! : target.field.get('id')!;
+    const keyField = fieldOf(target, rel.kind === 'many' ? rel.key : 'id');
     const extra = [keyField, ...relationKeyFields(target, sub)];
     related = await selectByKeys(ctx.db, target, {
       shape: shapeKey(target, ctx, { filters: [], search: null, sort: target.defaultSort }, extra),
@@ -92,7 +100,7 @@ export async function embedRelations(ctx: ReadContext, resource: Resource, rows:
 /** False when some relation in the tree joins a table to itself (see the top of this file). */
 export function embeddableInSql(resource: Resource, tree: WithTree): boolean {
   for (const [name, sub] of tree) {
-    const target = resource.def.relations![name].target();
+    const target = relationOf(resource, name).target();
     if (getTableName(target.def.table) === getTableName(resource.def.table)) return false;
     if (!embeddableInSql(target, sub)) return false;
   }
@@ -117,12 +125,12 @@ const builder = new QueryBuilder();
 
 /** The source row's column, qualified: inside the subquery an unqualified name is the target's. */
 function sourceColumn(resource: Resource, field: string): SQL {
-  const column = resource.field.get(field)!.column!;
+  const column = columnOf(fieldOf(resource, field));
   return sql`${sql.identifier(getTableName(resource.def.table))}.${sql.identifier(column.name)}`;
 }
 
 function relationJson(source: Resource, ctx: ReadContext, name: string, sub: WithTree): SQL {
-  const rel = source.def.relations![name];
+  const rel = relationOf(source, name);
   const target = rel.target();
   const targetId = target.idColumn;
   const related = (match: SQL, limit?: number) => {
@@ -138,7 +146,7 @@ function relationJson(source: Resource, ctx: ReadContext, name: string, sub: Wit
       return sql`(select row_to_json(r) from (${related(sql`${targetId} = ${sourceColumn(source, rel.key)}`, 1)}) r)`;
     case 'many':
       return sql`(select coalesce(json_agg(r), '[]'::json) from (${related(
-        sql`${target.field.get(rel.key)!.column} = ${sourceColumn(source, 'id')}`,
+        sql`${columnOf(fieldOf(target, rel.key))} = ${sourceColumn(source, 'id')}`,
         rel.limit ?? MANY_LIMIT,
       )}) r)`;
     case 'ids': {

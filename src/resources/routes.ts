@@ -2,20 +2,13 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Access, access } from '../http/access.ts';
 import type { AuditDeclaration } from '../http/audit.ts';
-import { SuccessOnly } from '../http/envelope.ts';
+import { Envelope, ListEnvelope, SuccessOnly } from '../http/envelope.ts';
 import { errorResponse } from '../http/openapi.ts';
 import { type CachePolicy, cachingHook } from './caching.ts';
+import { operationIdsOf } from './operation-names.ts';
 import { limitAsSent } from './pagination.ts';
 import { itemEntity, listEntities, showEntity } from './read.service.ts';
-import {
-  createBody,
-  IdParams,
-  itemSchema,
-  listResponse,
-  oneResponse,
-  querySchema,
-  updateBody,
-} from './schemas.ts';
+import { createBody, IdParams, itemSchema, querySchema, updateBody } from './schemas.ts';
 import {
   type RecordWrite,
   type Resource,
@@ -68,7 +61,8 @@ function readAccess(resource: Resource): Access {
 
 /** Who may write, and the audit log's entity (write.service.ts records every admin's write itself). */
 function writeConfig(resource: Resource): { access: Access; audit: AuditDeclaration } {
-  const write = resource.def.write!;
+  const write = resource.def.write;
+  if (!write) throw new Error(`${resource.name}: the resource takes no writes`);
   const who = write.owner ? access.customerOrAdmin(...write.roles) : access.admin(...write.roles);
   return { access: who, audit: { entity: resource.def.entity } };
 }
@@ -91,12 +85,13 @@ interface ById {
 export function registerResource(app: FastifyInstance, resource: Resource): void {
   const { path, def } = resource;
   const tags = [def.domain];
+  const ids = operationIdsOf(resource);
   const policy: CachePolicy = def.publicCache ? 'public' : 'private';
   const onSend = cachingHook(policy);
   // The document describes every nesting `with` can ask for (the fuzzer checks answers against it).
   const doc = itemSchema(resource, 'backend', undefined, true);
-  const listSerializers = perScope((s) => listResponse(itemSchema(resource, s)));
-  const oneSerializers = perScope((s) => oneResponse(itemSchema(resource, s)));
+  const listSerializers = perScope((s) => ListEnvelope(itemSchema(resource, s)));
+  const oneSerializers = perScope((s) => Envelope(itemSchema(resource, s)));
   const withOnly = Type.Object({ with: querySchema(resource, false).properties.with });
   const notFound = errorResponse(404);
   const who = def.description ?? resource.name;
@@ -106,10 +101,11 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
     {
       schema: {
         tags,
+        operationId: ids.list,
         summary: `List ${who}`,
         description: `A page of ${who} (page, limit), narrowed by the field filters and q, ordered by sort; with embeds related records. Each caller gets the rows and fields their scope may read.`,
         querystring: querySchema(resource, true),
-        response: { 200: listResponse(doc) },
+        response: { 200: ListEnvelope(doc) },
       },
       config: { access: readAccess(resource) },
       preValidation: limitAsSent,
@@ -128,10 +124,11 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
     {
       schema: {
         tags,
+        operationId: ids.find,
         summary: `Find the first ${one.replace(/^an? /, '')} matching the filters`,
         description: `The first of the ${who} the list's filters, q and sort select; 404 when none matches.`,
         querystring: querySchema(resource, false),
-        response: { 200: oneResponse(doc), 404: notFound },
+        response: { 200: Envelope(doc), 404: notFound },
       },
       config: { access: readAccess(resource) },
       onSend,
@@ -147,11 +144,12 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
     {
       schema: {
         tags,
+        operationId: ids.get,
         summary: `Get ${one}`,
         description: `One of the ${who} by id; with embeds related records. 404 when there is none the caller may see.`,
         params: IdParams,
         querystring: withOnly,
-        response: { 200: oneResponse(doc), 404: notFound },
+        response: { 200: Envelope(doc), 404: notFound },
       },
       config: { access: readAccess(resource) },
       onSend,
@@ -170,10 +168,11 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
       {
         schema: {
           tags,
+          operationId: ids.create,
           summary: `Create ${one}`,
           description: `Creates ${one} and answers it as a read would; unknown and read-only fields are refused (400).`,
           body: createBody(resource),
-          response: { 201: oneResponse(doc), ...writeErrors },
+          response: { 201: Envelope(doc), ...writeErrors },
         },
         config: writeConfig(resource),
         preValidation: async (request) => refuseReadOnly(request.caller, resource, request.body, 'create'),
@@ -192,11 +191,12 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
       {
         schema: {
           tags,
+          operationId: ids.update,
           summary: `Update ${one}`,
           description: `Changes the fields sent (at least one) and answers the record; unknown and read-only fields are refused (400).`,
           params: IdParams,
           body: updateBody(resource),
-          response: { 200: oneResponse(doc), ...writeErrors },
+          response: { 200: Envelope(doc), ...writeErrors },
         },
         config: writeConfig(resource),
         preValidation: async (request) => refuseReadOnly(request.caller, resource, request.body, 'update'),
@@ -215,6 +215,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
       {
         schema: {
           tags,
+          operationId: ids.delete,
           summary: `Delete ${one}`,
           description: `Deletes ${one}; 409 when other records still refer to it.`,
           params: IdParams,

@@ -1,5 +1,4 @@
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
-import { Pagination } from '../http/envelope.ts';
 import { INT32_MAX } from './fields.ts';
 import { PageQuery } from './pagination.ts';
 import { canRead, type FieldInfo, type Resource, type Scope } from './types.ts';
@@ -135,22 +134,11 @@ export function itemSchema(
   }
   const schema = Type.Object(props, {
     additionalProperties: false,
-    title: annotate ? resource.name : undefined,
+    // The document names the schema after the part behind the slash (src/http/openapi-document.ts).
+    title: annotate ? `${resource.def.domain}/${resource.def.schemaName ?? resource.def.entity}` : undefined,
   });
   cache.set(key, schema);
   return schema;
-}
-
-export function listResponse(item: TSchema): TObject {
-  return Type.Object({
-    success: Type.Literal(true),
-    data: Type.Array(item),
-    pagination: Type.Ref(Pagination),
-  });
-}
-
-export function oneResponse(item: TSchema): TObject {
-  return Type.Object({ success: Type.Literal(true), data: item });
 }
 
 function writable(resource: Resource, op: 'create' | 'update'): FieldInfo[] {

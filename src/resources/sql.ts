@@ -1,7 +1,14 @@
 import { and, asc, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Filter, SortTerm } from './list-query.ts';
-import { canRead, type FieldInfo, type ReadContext, type Resource } from './types.ts';
+import {
+  canRead,
+  columnOf,
+  type FieldInfo,
+  type ReadContext,
+  type Resource,
+  readExpression,
+} from './types.ts';
 
 // The one list builder: every entity's filters, ranges, search, visibility and order become SQL
 // here, from the field table (after vendure's list-query-builder). Values are never inlined:
@@ -36,7 +43,7 @@ export function selectionFor(
 ): Selection {
   return Object.fromEntries(
     fieldsRead(resource, ctx, extra).map((f) => {
-      if (!f.column) return [f.name, f.expr!(ctx)];
+      if (!f.column) return [f.name, readExpression(f, ctx)];
       return [f.name, f.codec.select ? f.codec.select(f.column) : f.column];
     }),
   );
@@ -55,7 +62,7 @@ export function jsonSelectionFor(
 ): Record<string, SQL.Aliased> {
   return Object.fromEntries(
     fieldsRead(resource, ctx, extra).map((f) => {
-      let value = f.column ? (f.codec.json?.(f.column) ?? f.column) : f.expr!(ctx);
+      let value = f.column ? (f.codec.json?.(f.column) ?? f.column) : readExpression(f, ctx);
       if (f.shownWhen)
         value = sql`case when ${ctx.settingsSource.valueSql(f.shownWhen, 'boolean')} then ${value} end`;
       return [f.name, sql`${value}`.as(f.name)];
@@ -65,7 +72,7 @@ export function jsonSelectionFor(
 
 /** What a filter compares: the column, or a computed field's expression (stockStatus). */
 function filterTarget(filter: Filter, ctx: ReadContext): SQL | PgColumn {
-  return filter.field.column ?? filter.field.expr!(ctx);
+  return readExpression(filter.field, ctx);
 }
 
 function filterSql(filter: Filter, i: number, ctx: ReadContext): SQL | undefined {
@@ -114,7 +121,7 @@ export function searchCondition(
   if (own) return own.where(own.parse(search).shape);
   const pattern = sql.placeholder('q');
   const columns = resource.fields.filter((f) => f.search && f.column && canRead(ctx.scope, f.read));
-  return or(...columns.map((f) => ilike(f.column!, pattern)));
+  return or(...columns.map((f) => ilike(columnOf(f), pattern)));
 }
 
 /**
@@ -132,7 +139,7 @@ export function visibility(resource: Resource, ctx: ReadContext, inline = false)
   }
   if (ctx.caller.kind === 'customer' && resource.ownerField) {
     // Prepared reads take the id as a placeholder; one-off writes inline it.
-    parts.push(eq(resource.ownerField.column!, inline ? ctx.caller.customerId : CUSTOMER_ID));
+    parts.push(eq(columnOf(resource.ownerField), inline ? ctx.caller.customerId : CUSTOMER_ID));
   }
   return parts;
 }
@@ -162,7 +169,7 @@ export function paramValues(ctx: ReadContext, query: Query, resource: Resource):
 
 /** The requested order with id as the final tie-breaker, in the last term's direction (index-friendly). */
 export function orderFor(resource: Resource, sort: readonly SortTerm[], rank?: SQL): SQL[] {
-  const order = sort.map((t) => (t.desc ? desc(t.field.column!) : asc(t.field.column!)));
+  const order = sort.map((t) => (t.desc ? desc(columnOf(t.field)) : asc(columnOf(t.field))));
   if (rank) order.unshift(sql`${rank} desc`);
   if (!sort.some((t) => t.field.column === resource.idColumn)) {
     const last = sort[sort.length - 1];

@@ -181,6 +181,11 @@ export interface ResourceHooks {
 export interface ResourceDef {
   domain: string;
   entity: string;
+  /**
+   * The name clients know one entity by (its schema in the document, its operationIds) when the
+   * entity in PascalCase does not read as the thing itself (`wishlist` → `WishlistEntry`).
+   */
+  schemaName?: string;
   description?: string;
   table: PgTable;
   fields: Record<string, FieldDef>;
@@ -230,4 +235,31 @@ export interface Resource {
   ownerField?: FieldInfo;
   defaultSort: { field: FieldInfo; desc: boolean }[];
   operations: Operation[];
+}
+
+/** The resource's field `name`; a name the definition does not hold is a fault of the code. */
+export function fieldOf(resource: Resource, name: string): FieldInfo {
+  const field = resource.field.get(name);
+  if (!field) throw new Error(`${resource.name}: no field ${name}`);
+  return field;
+}
+
+/** The column a field reads; the definition checked that key, owner and sort fields have one. */
+export function columnOf(field: FieldInfo): PgColumn {
+  if (!field.column) throw new Error(`field ${field.name} has no column`);
+  return field.column;
+}
+
+/** What a field reads in SQL: its column, or the expression of a computed field. */
+export function readExpression(field: FieldInfo, ctx: ReadContext): SQL | PgColumn {
+  if (field.column) return field.column;
+  if (!field.expr) throw new Error(`field ${field.name} has neither a column nor an expression`);
+  return field.expr(ctx);
+}
+
+/** The relation `name` of the resource; the `with` parser only lets declared names through. */
+export function relationOf(resource: Resource, name: string): RelationDef {
+  const relation = resource.def.relations?.[name];
+  if (!relation) throw new Error(`${resource.name}: no relation ${name}`);
+  return relation;
 }

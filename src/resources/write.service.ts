@@ -17,6 +17,7 @@ import type {
   WriteContext,
   WriteRequestContext,
 } from './types.ts';
+import { okOnly } from '../http/envelope.ts';
 
 // Back-office (and customer-own) writes: a body naming a field the caller may not write is 400
 // "… is read-only" before the schema runs (`refuseReadOnly`), unknown fields are 400 by the
@@ -224,5 +225,5 @@ export async function deleteEntity(
     if (!found) throw new AppError('NOT_FOUND', `${resource.def.entity} ${id} not found`);
     await audit(id);
   });
-  return { success: true };
+  return okOnly();
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ERROR_STATUS } from '../../src/http/errors.ts';
+import { errorCodes } from '../../src/http/errors.ts';
+import { apiTags } from '../../src/modules/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 interface Operation {
@@ -36,7 +37,7 @@ describe('OpenAPI document', () => {
   test('when fetched, then it is OpenAPI 3.1 and lists every error code', () => {
     assert.equal(doc.openapi, '3.1.0');
     const text = JSON.stringify(doc.components.schemas.ErrorBody);
-    for (const code of Object.keys(ERROR_STATUS)) assert.ok(text.includes(`"${code}"`), code);
+    for (const code of errorCodes().keys()) assert.ok(text.includes(`"${code}"`), code);
   });
 
   test('when a route is registered, then it is documented with a success response schema and error responses', () => {
@@ -57,6 +58,20 @@ describe('OpenAPI document', () => {
       }
     }
     assert.deepEqual(missing, [], 'routes without full documentation');
+  });
+
+  test('when a route is documented, then it names its operation and its tags, and each tag is declared by a module', () => {
+    const declared = new Set(apiTags.map((tag) => tag.name));
+    const unnamed: string[] = [];
+    for (const route of t.app.routeList.filter((r) => !UNDOCUMENTED.test(r.url))) {
+      const schema = route.schema;
+      if (!schema || schema.hide) continue;
+      const tags = schema.tags ?? [];
+      if (!schema.operationId || tags.length === 0 || tags.some((tag) => !declared.has(tag))) {
+        unnamed.push(`${route.method} ${route.url}`);
+      }
+    }
+    assert.deepEqual(unnamed, [], 'routes without an operationId or a declared tag');
   });
 
   test('when an operation takes a numeric query parameter, then it has an upper bound', () => {

@@ -2309,7 +2309,7 @@ export interface components {
             success: false;
             error: {
                 /** @description Stable machine-readable code */
-                code: "VALIDATION_FAILED" | "TOKEN_INVALID" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "EMAIL_TAKEN" | "CONFLICT" | "TOTAL_CHANGED" | "OUT_OF_STOCK" | "ILLEGAL_TRANSITION" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "UNPROCESSABLE" | "CART_EMPTY" | "PRODUCT_UNAVAILABLE" | "TRANSPORT_INVALID" | "COUPON_INVALID" | "GIFT_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "LIMIT_REACHED" | "VARIANT_REQUIRED" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "TOKEN_INVALID" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "OUT_OF_STOCK" | "TOTAL_CHANGED" | "ILLEGAL_TRANSITION" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "LIMIT_REACHED" | "PRODUCT_UNAVAILABLE" | "VARIANT_REQUIRED" | "TRANSPORT_INVALID" | "COUPON_INVALID" | "GIFT_INVALID" | "CART_EMPTY" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "SERVICE_UNAVAILABLE";
                 message: string;
                 details?: {
                     field: string;
@@ -4916,8 +4916,6 @@ export interface components {
     headers: {
         /** @description The request id, also in the logs; quote it when reporting a problem. */
         "X-Request-Id": string;
-        /** @description A guest cart's token: send it back in X-Cart-Token on the next cart and checkout calls. Not sent to customers. */
-        "X-Cart-Token": string;
         /** @description Weak validator of a public catalog or content answer; send it in If-None-Match to get 304. */
         ETag: string;
         /** @description public, max-age=… for guest catalog and content reads; private, no-store for anything personal. */
@@ -4930,6 +4928,8 @@ export interface components {
         "X-RateLimit-Remaining": string;
         /** @description Seconds until the window resets (throttled operations). */
         "X-RateLimit-Reset": string;
+        /** @description A guest cart's token: send it back in X-Cart-Token on the next cart and checkout calls. Not sent to customers. */
+        "X-Cart-Token": string;
         /** @description "true" when the answer is the stored one of an earlier call with the same Idempotency-Key. */
         "Idempotent-Replayed": string;
     };
@@ -6090,7 +6090,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6210,7 +6210,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6904,7 +6904,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7149,7 +7149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7433,7 +7433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9020,7 +9020,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9050,7 +9050,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9457,7 +9457,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9487,7 +9487,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9633,7 +9633,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9663,7 +9663,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9939,7 +9939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9969,7 +9969,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10358,7 +10358,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10388,7 +10388,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10520,7 +10520,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10550,7 +10550,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10801,7 +10801,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10831,7 +10831,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11204,7 +11204,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11234,7 +11234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11358,7 +11358,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11388,7 +11388,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11639,7 +11639,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11669,7 +11669,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12038,7 +12038,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12068,7 +12068,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12196,7 +12196,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12226,7 +12226,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12501,7 +12501,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12531,7 +12531,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12920,7 +12920,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12950,7 +12950,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13082,7 +13082,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13112,7 +13112,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13367,7 +13367,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13397,7 +13397,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13774,7 +13774,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13804,7 +13804,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13928,7 +13928,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13958,7 +13958,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14207,7 +14207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14237,7 +14237,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14606,7 +14606,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14636,7 +14636,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14762,7 +14762,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14792,7 +14792,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15038,7 +15038,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15068,7 +15068,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15439,7 +15439,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15469,7 +15469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15590,7 +15590,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15620,7 +15620,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15872,7 +15872,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15902,7 +15902,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16273,7 +16273,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16303,7 +16303,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16430,7 +16430,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16460,7 +16460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16995,7 +16995,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17025,7 +17025,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17158,7 +17158,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17188,7 +17188,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17457,7 +17457,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17487,7 +17487,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17860,7 +17860,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17890,7 +17890,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18030,7 +18030,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18060,7 +18060,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18350,7 +18350,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19090,7 +19090,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19120,7 +19120,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19361,7 +19361,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19391,7 +19391,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19521,7 +19521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19775,7 +19775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19912,7 +19912,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19942,7 +19942,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20452,7 +20452,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20482,7 +20482,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20602,7 +20602,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20632,7 +20632,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20752,7 +20752,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20782,7 +20782,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21017,7 +21017,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21047,7 +21047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21173,7 +21173,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21203,7 +21203,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21364,7 +21364,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21776,7 +21776,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22185,7 +22185,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22626,7 +22626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { access } from '../../http/access.ts';
-import { ListEnvelope } from '../../http/envelope.ts';
+import { ListEnvelope, okList } from '../../http/envelope.ts';
 import { neverStored } from '../../http/no-store.ts';
 import { Role } from '../../http/roles.ts';
-import { appliedPageSize, limitAsSent, PageQuery, paginationOf } from '../../resources/pagination.ts';
+import { appliedPageSize, limitAsSent, PageQuery, paginationOf } from '../../resources/index.ts';
 import { pageAudit } from './audit.repo.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
@@ -38,6 +38,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['system'],
+        operationId: 'listAuditEntries',
         summary: 'Back-office writes, newest first: who, when, what changed',
         querystring: AuditQuery,
         response: { 200: ListEnvelope(AuditEntryJson) },
@@ -55,9 +56,8 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
         limit: perPage,
         offset: (page - 1) * perPage,
       });
-      return {
-        success: true as const,
-        data: rows.map((r) => ({
+      return okList(
+        rows.map((r) => ({
           id: r.id,
           at: r.createdAt.toISOString(),
           actor: r.actor,
@@ -66,8 +66,8 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
           entityId: r.entityId,
           changes: r.changes,
         })),
-        pagination: paginationOf(page, perPage, total),
-      };
+        paginationOf(page, perPage, total),
+      );
     },
   );
 };

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Db } from '../../db/client.ts';
-import type { AuditedWrite } from '../../resources/types.ts';
+import type { AuditedWrite } from '../../resources/index.ts';
 import { auditLog } from './audit.tables.ts';
 
 // The narrow door other modules write the audit log through (docs/orders.md, "Audit"). The audit

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access, customerIdOf } from '../../http/access.ts';
-import { Envelope, ok, SuccessOnly } from '../../http/envelope.ts';
+import { Envelope, ok, SuccessOnly, okOnly } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { neverStored } from '../../http/no-store.ts';
 import { errorResponse } from '../../http/openapi.ts';
+import { cartTokenAtLogin } from '../cart/cart.api.ts';
 import { mergeGuestCartAtLogin } from '../cart/cart.service.ts';
 import {
   AccessTokenOnly,
@@ -63,6 +64,9 @@ function sessionRoutes(app: TypedApp, deps: AuthDeps, ctx: AuthContext, limits: 
     {
       schema: {
         tags,
+        operationId: ctx === 'admin' ? 'adminLogin' : 'login',
+        'x-body-name': 'TokenPair',
+        'x-header-parameters': ctx === 'customer' ? [cartTokenAtLogin] : [],
         summary: `Log in (${ctx})`,
         headers: DeviceTokenHeaders,
         body: LoginBody,
@@ -89,6 +93,8 @@ function sessionRoutes(app: TypedApp, deps: AuthDeps, ctx: AuthContext, limits: 
     {
       schema: {
         tags,
+        operationId: ctx === 'admin' ? 'adminRefreshToken' : 'refreshToken',
+        'x-body-name': 'AccessToken',
         summary: `New access token (${ctx})`,
         body: RefreshBody,
         response: { 200: AccessTokenOnly },
@@ -103,6 +109,7 @@ function sessionRoutes(app: TypedApp, deps: AuthDeps, ctx: AuthContext, limits: 
     {
       schema: {
         tags,
+        operationId: ctx === 'admin' ? 'adminLogout' : 'logout',
         summary: `Revoke a refresh token (${ctx})`,
         body: RefreshBody,
         response: { 200: SuccessOnly },
@@ -111,7 +118,7 @@ function sessionRoutes(app: TypedApp, deps: AuthDeps, ctx: AuthContext, limits: 
     },
     async (request) => {
       await logout(deps, ctx, request.body.refresh_token);
-      return { success: true as const };
+      return okOnly();
     },
   );
 }
@@ -120,7 +127,12 @@ function profileRoutes(app: TypedApp, deps: AuthDeps): void {
   app.get(
     '/rest/auth/admin/me',
     {
-      schema: { tags, summary: 'The logged-in admin', response: { 200: Envelope(AdminProfile) } },
+      schema: {
+        tags,
+        operationId: 'getCurrentAdmin',
+        summary: 'The logged-in admin',
+        response: { 200: Envelope(AdminProfile) },
+      },
       config: { access: access.admin() },
     },
     async (request) => {
@@ -133,7 +145,12 @@ function profileRoutes(app: TypedApp, deps: AuthDeps): void {
   app.get(
     '/rest/auth/customer/me',
     {
-      schema: { tags, summary: 'The logged-in customer', response: { 200: Envelope(CustomerProfile) } },
+      schema: {
+        tags,
+        operationId: 'getCurrentCustomer',
+        summary: 'The logged-in customer',
+        response: { 200: Envelope(CustomerProfile) },
+      },
       config: { access: access.customer() },
     },
     async (request) => ok(await customerProfile(deps, customerIdOf(request.caller))),
@@ -146,6 +163,8 @@ function customerAccountRoutes(app: TypedApp, deps: AuthDeps, limits: LoginLimit
     {
       schema: {
         tags,
+        operationId: 'register',
+        'x-body-name': 'TokenPair',
         summary: 'Register a customer and log in',
         body: RegisterBody,
         response: { 201: TokenPair, 409: errorResponse(409) },
@@ -169,6 +188,7 @@ function customerAccountRoutes(app: TypedApp, deps: AuthDeps, limits: LoginLimit
     {
       schema: {
         tags,
+        operationId: 'changePassword',
         summary: 'Change the password',
         headers: DeviceTokenHeaders,
         body: PasswordChangeBody,
@@ -180,7 +200,7 @@ function customerAccountRoutes(app: TypedApp, deps: AuthDeps, limits: LoginLimit
       const { currentPassword, newPassword } = request.body;
       const guard = limits.guard(request, reply);
       await changeCustomerPassword(deps, customerIdOf(request.caller), currentPassword, newPassword, guard);
-      return { success: true as const };
+      return okOnly();
     },
   );
 }

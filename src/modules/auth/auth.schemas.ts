@@ -127,7 +127,7 @@ export const AdminUserPatchBody = Type.Object(
 );
 export type AdminUserPatch = Static<typeof AdminUserPatchBody>;
 
-export { IdParams } from '../../resources/schemas.ts';
-import { PageQuery } from '../../resources/pagination.ts';
+export { IdParams } from '../../resources/index.ts';
+import { PageQuery } from '../../resources/index.ts';
 
 export const AdminUserListQuery = Type.Object({ ...PageQuery });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access, customerIdOf } from '../../http/access.ts';
-import { Envelope, ok, SuccessOnly } from '../../http/envelope.ts';
+import { Envelope, ok, SuccessOnly, okOnly } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { errorResponse } from '../../http/openapi.ts';
 import { CustomerProfile, DeviceTokenHeaders } from './auth.schemas.ts';
@@ -44,6 +44,7 @@ function profileChangeRoute(app: TypedApp, deps: AuthDeps, limits: Record<AuthCo
     {
       schema: {
         tags,
+        operationId: 'updateCurrentCustomer',
         summary: 'Change the own profile; a new email needs currentPassword',
         headers: DeviceTokenHeaders,
         body: ProfileUpdateBody,
@@ -65,6 +66,7 @@ function customerCodeRoutes(app: TypedApp, resets: ResetCounters): void {
     {
       schema: {
         tags,
+        operationId: 'requestPasswordReset',
         summary: 'E-mail a password-reset code (202 whatever the address)',
         body: PasswordResetBody,
         response: { 202: Accepted },
@@ -77,7 +79,7 @@ function customerCodeRoutes(app: TypedApp, resets: ResetCounters): void {
     },
     async (request, reply) => {
       await requestPasswordReset(app.db, app.config, request.body.email);
-      return reply.code(202).send({ success: true as const });
+      return reply.code(202).send(okOnly());
     },
   );
 
@@ -86,6 +88,7 @@ function customerCodeRoutes(app: TypedApp, resets: ResetCounters): void {
     {
       schema: {
         tags,
+        operationId: 'confirmPasswordReset',
         summary: 'Set a new password with the e-mailed code; every session ends',
         body: PasswordResetConfirmBody,
         response: { 200: SuccessOnly },
@@ -95,7 +98,7 @@ function customerCodeRoutes(app: TypedApp, resets: ResetCounters): void {
     },
     async (request) => {
       await confirmPasswordReset(app.db, request.body.token, request.body.password);
-      return { success: true as const };
+      return okOnly();
     },
   );
 
@@ -104,6 +107,7 @@ function customerCodeRoutes(app: TypedApp, resets: ResetCounters): void {
     {
       schema: {
         tags,
+        operationId: 'verifyEmail',
         summary: 'Confirm the e-mail address with the e-mailed code',
         body: VerifyEmailBody,
         response: { 200: SuccessOnly },
@@ -113,7 +117,7 @@ function customerCodeRoutes(app: TypedApp, resets: ResetCounters): void {
     },
     async (request) => {
       await verifyEmail(app.db, request.body.token);
-      return { success: true as const };
+      return okOnly();
     },
   );
 }
@@ -129,6 +133,7 @@ function adminPasswordRoutes(
     {
       schema: {
         tags,
+        operationId: 'adminPasswordResetConfirm',
         summary: 'Choose the password with an e-mailed invitation or reset code; every session ends',
         body: PasswordResetConfirmBody,
         response: { 200: SuccessOnly },
@@ -138,7 +143,7 @@ function adminPasswordRoutes(
     },
     async (request) => {
       await confirmAdminPasswordReset(app.db, request.body.token, request.body.password);
-      return { success: true as const };
+      return okOnly();
     },
   );
 
@@ -147,6 +152,7 @@ function adminPasswordRoutes(
     {
       schema: {
         tags,
+        operationId: 'adminChangePassword',
         summary: 'Change the own password (database admins); every session ends',
         headers: DeviceTokenHeaders,
         body: AdminPasswordBody,
@@ -160,7 +166,7 @@ function adminPasswordRoutes(
       const { currentPassword, newPassword } = request.body;
       const guard = limits.admin.guard(request, reply);
       await changeAdminPassword(app.db, caller.sub, currentPassword, newPassword, guard);
-      return { success: true as const };
+      return okOnly();
     },
   );
 }

@@ -15,6 +15,7 @@ import {
 } from './cart.schemas.ts';
 import { addItem, removeItem, setItemQty } from './cart-lines.service.ts';
 import { applyCoupon, type CartAnswer, type CartDeps, readCart, removeCoupon } from './cart.service.ts';
+import { cartTokenHeader } from './cart.api.ts';
 import { neverStored } from '../../http/no-store.ts';
 
 /** Sends a guest's token back in X-Cart-Token (and data.token), so the client keeps using it. */
@@ -59,7 +60,14 @@ function readCartRoute(app: TypedApp, context: CartRouteContext): void {
   app.get(
     '/rest/cart',
     {
-      schema: { tags, summary: 'The current cart', headers: CartTokenHeader, response: context.response },
+      schema: {
+        tags,
+        operationId: 'getCart',
+        summary: 'The current cart',
+        headers: CartTokenHeader,
+        'x-response-headers': cartTokenHeader,
+        response: context.response,
+      },
       config: cartAccess,
     },
     async (request, reply) =>
@@ -73,12 +81,14 @@ function addItemRoute(app: TypedApp, context: CartRouteContext): void {
     {
       schema: {
         tags,
+        operationId: 'addCartItem',
         summary: 'Add units of a variant (to its line)',
         description:
           'Takes variantId, or productId for a product with one variant (422 VARIANT_REQUIRED for one with ' +
           'several). A line beyond the stock on hand is 409 OUT_OF_STOCK with details naming the variant ' +
           'and availableQty.',
         headers: CartTokenHeader,
+        'x-response-headers': cartTokenHeader,
         body: AddItemBody,
         response: { ...context.response, 409: errorResponse(409), 422: errorResponse(422) },
       },
@@ -100,11 +110,13 @@ function lineRoutes(app: TypedApp, context: CartRouteContext): void {
     {
       schema: {
         tags,
+        operationId: 'setCartItemQuantity',
         summary: "Set a line's quantity (0 removes it)",
         description:
           'The line is named by its variant id (for a product with one variant, the product id is the ' +
           'same). Raising it beyond the stock on hand is 409 OUT_OF_STOCK.',
         headers: CartTokenHeader,
+        'x-response-headers': cartTokenHeader,
         params: LineIdParams,
         body: SetQtyBody,
         response: {
@@ -130,8 +142,10 @@ function lineRoutes(app: TypedApp, context: CartRouteContext): void {
     {
       schema: {
         tags,
+        operationId: 'removeCartItem',
         summary: 'Remove a line',
         headers: CartTokenHeader,
+        'x-response-headers': cartTokenHeader,
         params: LineIdParams,
         response: context.response,
       },
@@ -150,8 +164,10 @@ function couponRoutes(app: TypedApp, context: CartRouteContext): void {
     {
       schema: {
         tags,
+        operationId: 'applyCartCoupon',
         summary: 'Apply a coupon code (rate limited per IP)',
         headers: CartTokenHeader,
+        'x-response-headers': cartTokenHeader,
         body: CouponBody,
         response: { ...context.response, 422: errorResponse(422) },
       },
@@ -170,7 +186,14 @@ function couponRoutes(app: TypedApp, context: CartRouteContext): void {
   app.delete(
     '/rest/cart/coupon',
     {
-      schema: { tags, summary: 'Remove the coupon', headers: CartTokenHeader, response: context.response },
+      schema: {
+        tags,
+        operationId: 'removeCartCoupon',
+        summary: 'Remove the coupon',
+        headers: CartTokenHeader,
+        'x-response-headers': cartTokenHeader,
+        response: context.response,
+      },
       config: cartAccess,
     },
     async (request, reply) =>

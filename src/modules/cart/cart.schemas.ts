@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Id } from '../../resources/schemas.ts';
+import { Id } from '../../resources/index.ts';
 
 export const CartLineJson = Type.Object({
   productId: Type.Integer(),

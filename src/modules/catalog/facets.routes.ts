@@ -2,8 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { access } from '../../http/access.ts';
 import { Envelope, ok } from '../../http/envelope.ts';
-import { cachingHook, requestContext } from '../../resources/index.ts';
-import { querySchema } from '../../resources/schemas.ts';
+import { cachingHook, requestContext, querySchema } from '../../resources/index.ts';
 import { productFacets } from './facets.ts';
 import { productResource } from './product.resource.ts';
 
@@ -45,6 +44,7 @@ export function registerProductFacets(app: FastifyInstance): void {
     {
       schema: {
         tags: [productResource.def.domain],
+        operationId: 'getProductFacets',
         summary: 'Count products per brand, category, price and stock',
         description:
           "Facet counts of the product list the same filters and q select (option.<Name>=a,b included), for the products the caller may see. A facet's counts apply every filter except its own: choosing a brand does not hide the other brands.",

@@ -3,17 +3,22 @@ import { and, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { runJson } from '../../db/statements.ts';
 import {
+  countKey,
+  type Filter,
   filterConditions,
   paramValues,
+  parseListQuery,
+  type ReadContext,
+  type RequestContext,
+  readVersions,
+  scopeOf,
   searchCondition,
   searchOnce,
   searchShape,
+  VersionedCache,
+  versionsJson,
   visibility,
-} from '../../resources/sql.ts';
-import { parseListQuery, type Filter } from '../../resources/list-query.ts';
-import { countKey, VersionedCache } from '../../resources/count-cache.ts';
-import { readVersions, versionsJson } from '../../resources/repo.ts';
-import { type ReadContext, type RequestContext, scopeOf } from '../../resources/index.ts';
+} from '../../resources/index.ts';
 import { products, productVariants } from './catalog.tables.ts';
 import { productResource } from './product.resource.ts';
 
@@ -81,6 +86,7 @@ export function facetsQuery(db: Db, ctx: ReadContext, filters: readonly Filter[]
   const shared: (SQL | undefined)[] = [];
   filters.forEach((filter, i) => {
     const facet = FACET_OF_FIELD[filter.field.name];
+    // biome-ignore lint/style/noNonNullAssertion: every facet's list is made from FACETS above; conditions[i] is tested first
     if (facet && conditions[i]) flags.facets.get(facet)!.push(conditions[i]!);
     else if (filter.arg !== undefined && conditions[i]) {
       flags.options.push(i);
@@ -93,6 +99,7 @@ export function facetsQuery(db: Db, ctx: ReadContext, filters: readonly Filter[]
     searchCondition(productResource, ctx, search),
   );
   const columns = [
+    // biome-ignore lint/style/noNonNullAssertion: every facet's list is made from FACETS above
     ...FACETS.map((f) => sql`${flag(flags.facets.get(f)!)} as ${sql.raw(`f_${f.toLowerCase()}`)}`),
     ...optionFlags,
   ];

@@ -12,7 +12,8 @@ export type PriceOwner =
 
 function ownerWhere(owner: PriceOwner): SQL {
   return owner.variantId === undefined
-    ? and(eq(productPriceHistory.productId, owner.productId), isNull(productPriceHistory.variantId))!
+    ? // biome-ignore lint/style/noNonNullAssertion: and() of two conditions is never undefined
+      and(eq(productPriceHistory.productId, owner.productId), isNull(productPriceHistory.variantId))!
     : eq(productPriceHistory.variantId, owner.variantId);
 }
 

@@ -164,6 +164,7 @@ async function beforeUpdate(ctx: WriteContext, values: Values, id: number): Prom
 export const productHooks: ResourceHooks = {
   async beforeWrite(ctx, values: Values, op, id) {
     if (op === 'create') await beforeCreate(ctx, values);
+    // biome-ignore lint/style/noNonNullAssertion: the resource framework calls an update's hook with the row's id
     else await beforeUpdate(ctx, values, id!);
   },
   async afterWrite(ctx, id, values, op) {

@@ -1,8 +1,7 @@
 import { type TObject, Type } from '@sinclair/typebox';
 import { and, eq, sql } from 'drizzle-orm';
-import { defineResource, field, type Resource } from '../../resources/index.ts';
+import { defineResource, field, type Resource, createBody } from '../../resources/index.ts';
 import { Role } from '../../http/roles.ts';
-import { createBody } from '../../resources/schemas.ts';
 import { productVariants } from './catalog.tables.ts';
 import { productResource } from './product.resource.ts';
 import { variantHooks } from './variant.service.ts';
@@ -72,6 +71,7 @@ export const variantResource: Resource = defineResource({
   write: { roles: [Role.Products] },
   // Guests and customers see active variants of active products only.
   storefront: () =>
+    // biome-ignore lint/style/noNonNullAssertion: and() of two conditions is never undefined
     and(
       eq(v.active, true),
       // Qualified by hand: drizzle leaves columns unqualified in a one-table select.

@@ -31,6 +31,7 @@ export const variantHooks: ResourceHooks = {
       return;
     }
     if (values.options === undefined) return;
+    // biome-ignore lint/style/noNonNullAssertion: the resource framework calls an update's hook with the row's id
     const current = await variantPricing(ctx.db, id!);
     if (!current) return; // the update answers 404
     const problem = optionsProblem(current.options, values.options as Record<string, string>);

@@ -18,6 +18,8 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'getTotals',
+        'x-body-name': 'Totals',
         summary: 'The checkout quote of the cart (bare object, no envelope)',
         headers: CartTokenHeader,
         body: TotalsBody,

@@ -6,6 +6,7 @@ import { errorResponse } from '../../http/openapi.ts';
 import { assertEmailVerified } from '../customers/verification.ts';
 import { placeOrderLimit } from './place-order-limits.ts';
 import { OrderJson, PlaceOrderBody, PlaceOrderHeaders } from '../orders/order.schemas.ts';
+import { idempotentReplayedHeader } from './checkout.api.ts';
 import { placeOrder } from './place-order.service.ts';
 
 /** POST /rest/checkout/place-order: the cart becomes an order (docs/checkout.md, docs/orders.md). */
@@ -20,6 +21,8 @@ export const placeOrderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'placeOrder',
+        'x-response-headers': idempotentReplayedHeader,
         summary: 'Place the cart as an order, in one transaction (Idempotency-Key supported)',
         headers: PlaceOrderHeaders,
         body: PlaceOrderBody,

@@ -21,6 +21,7 @@ import {
 } from './place-order.steps.ts';
 import { assertOrderCaps } from './order-caps.ts';
 import { type Quote, type QuoteReference, quoteCart, quoteReference } from './quote.ts';
+import { ok } from '../../http/envelope.ts';
 
 export interface PlaceOrderDeps {
   db: Db;
@@ -171,7 +172,7 @@ export async function placeOrder(deps: PlaceOrderDeps, req: PlaceOrderRequest): 
       const { order, lines } = await writeOrderLinesEmptyCartAndEvent(tx, quote, parties);
       await recordRedemption(tx, quote, order.id, parties);
       await recordPointsSpent(tx, quote, order.id, buyer.customerId);
-      const body = { success: true as const, data: orderJson(order, lines) };
+      const body = ok(orderJson(order, lines));
       if (key !== undefined) await storeIdempotentAnswer(tx, buyer.scope, key, 201, body);
       await reserveStock(tx, quote);
       await useCoupon(tx, quote, buyer.customerId, parties.email);

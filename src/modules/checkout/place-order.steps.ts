@@ -172,6 +172,7 @@ export async function writeOrderLinesEmptyCartAndEvent(
       giftPackaging: quote.giftPackaging,
     },
     orderLines(quote),
+    // biome-ignore lint/style/noNonNullAssertion: an order is placed from a quoted cart (assertOrderable refused an empty one)
     quote.cart!.id,
   );
 }

@@ -194,6 +194,7 @@ export async function quoteCart(
     lines,
     unavailable: rows.filter((r) => !r.active).map((r) => r.productId),
     gifts: totals.acceptedGifts.map((g) => ({
+      // biome-ignore lint/style/noNonNullAssertion: the gifts' variants were read for exactly these ids
       ...toLine(gifts.variants.get(g.variantId)!, g.qty),
       giftId: g.giftId,
     })),

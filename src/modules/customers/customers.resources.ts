@@ -162,6 +162,7 @@ export const addressResource: Resource = defineResource({
 export const wishlistResource: Resource = defineResource({
   domain: 'customer',
   entity: 'wishlist',
+  schemaName: 'WishlistEntry',
   description: 'wishlist entries',
   table: wishlistItems,
   fields: {

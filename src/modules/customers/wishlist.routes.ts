@@ -1,20 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { access, customerIdOf } from '../../http/access.ts';
-import { SuccessOnly } from '../../http/envelope.ts';
+import { Envelope, okOnly, SuccessOnly } from '../../http/envelope.ts';
 import { errorResponse } from '../../http/openapi.ts';
-import {
-  cachingHook,
-  Id,
-  itemSchema,
-  oneResponse,
-  requestContext,
-  showEntity,
-} from '../../resources/index.ts';
+import { cachingHook, Id, itemSchema, requestContext, showEntity } from '../../resources/index.ts';
 import { wishlistResource } from './customers.resources.ts';
 import { addWishlistEntry, removeWishlistEntry } from './wishlist.service.ts';
 
-const WishlistEntry = oneResponse(itemSchema(wishlistResource, 'customer', 0));
+const WishlistEntry = Envelope(itemSchema(wishlistResource, 'customer', 0));
 const onSend = cachingHook('private');
 
 /** Adds a product; the entry is answered as GET /rest/customer/wishlist/{id} answers it. */
@@ -24,6 +17,7 @@ function addRoute(app: FastifyInstance): void {
     {
       schema: {
         tags: ['customer'],
+        operationId: 'addWishlistEntry',
         summary: 'Add a product to the wishlist (201 when added, 200 when it was already there)',
         body: Type.Object({ productId: Id }, { additionalProperties: false }),
         response: { 200: WishlistEntry, 201: WishlistEntry, 422: errorResponse(422) },
@@ -46,13 +40,14 @@ function removeRoutes(app: FastifyInstance): void {
   // /wishlist/{id} with the product id, still works for older clients (docs/api.md).
   const removeByProduct = async (customerId: number, productId: number) => {
     await removeWishlistEntry(app.db, customerId, productId);
-    return { success: true as const };
+    return okOnly();
   };
   app.delete<{ Params: { productId: number } }>(
     '/rest/customer/wishlist/product/:productId',
     {
       schema: {
         tags: ['customer'],
+        operationId: 'removeWishlistProduct',
         summary: 'Remove a product from the wishlist',
         params: Type.Object({ productId: Id }),
         response: { 200: SuccessOnly, 404: errorResponse(404) },
@@ -67,6 +62,7 @@ function removeRoutes(app: FastifyInstance): void {
     {
       schema: {
         tags: ['customer'],
+        operationId: 'removeWishlistProductById',
         summary: 'Remove a product from the wishlist (older form)',
         description:
           'The id is the product id, not the wishlist entry id. Kept for older clients; use DELETE /rest/customer/wishlist/product/{productId}.',

@@ -24,6 +24,7 @@ export const fulfilmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'shipOrder',
         summary: 'Ship a confirmed order with its carrier and tracking (e-mails the customer)',
         params: OrderIdParams,
         body: ShipmentBody,
@@ -40,6 +41,7 @@ export const fulfilmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'returnOrderLines',
         summary: 'Take back units of a shipped or delivered order and refund them',
         description:
           "Each line refunds its gross price less its share of the coupon and of the points' cash; points come back in proportion; stock when `restock` is true.",

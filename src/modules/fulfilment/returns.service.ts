@@ -62,6 +62,7 @@ async function restock(tx: Db, lines: readonly SalesOrderLineRow[], refund: Refu
   await returnLinesStock(
     tx,
     refund.lines.map((r) => {
+      // biome-ignore lint/style/noNonNullAssertion: every returned line was matched to the order's lines above
       const line = lineOf.get(r.lineId)!;
       return { productId: line.productId, variantId: line.variantId, qty: r.qty };
     }),

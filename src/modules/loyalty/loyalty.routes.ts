@@ -3,7 +3,7 @@ import { access } from '../../http/access.ts';
 import { Envelope, ListEnvelope, ok } from '../../http/envelope.ts';
 import { neverStored } from '../../http/no-store.ts';
 import { errorResponse } from '../../http/openapi.ts';
-import { limitAsSent } from '../../resources/pagination.ts';
+import { limitAsSent } from '../../resources/index.ts';
 import { Role } from '../../http/roles.ts';
 import { AdjustmentBody, AdjustmentJson, LedgerEntryJson, LedgerQuery } from './loyalty.schemas.ts';
 import { adjustPoints, listLedger } from './loyalty.service.ts';
@@ -17,6 +17,7 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'adjustLoyaltyPoints',
         summary: "Adjust a customer's points (written to the ledger with the admin; never below 0)",
         body: AdjustmentBody,
         response: { 200: Envelope(AdjustmentJson), 404: errorResponse(404), 422: errorResponse(422) },
@@ -31,6 +32,7 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'listLoyaltyLedger',
         summary: "Points ledger, newest first (a customer's own; any customer's for the back office)",
         querystring: LedgerQuery,
         response: { 200: ListEnvelope(LedgerEntryJson), 404: errorResponse(404) },

@@ -1,6 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PageQuery } from '../../resources/pagination.ts';
-import { Id } from '../../resources/schemas.ts';
+import { PageQuery, Id } from '../../resources/index.ts';
 import { LEDGER_REASONS } from './loyalty.tables.ts';
 
 const Reason = Type.String({ minLength: 1, maxLength: 500 });

@@ -2,8 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Caller } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
-import { appliedPageSize, paginationOf } from '../../resources/pagination.ts';
-import { scopeOf } from '../../resources/types.ts';
+import { appliedPageSize, paginationOf, scopeOf } from '../../resources/index.ts';
 import { getSetting } from '../settings/settings.service.ts';
 import {
   changePoints,
@@ -14,6 +13,7 @@ import {
 } from './loyalty.repo.ts';
 import type { AdjustmentBodyType, LedgerEntryJsonType, LedgerQueryType } from './loyalty.schemas.ts';
 import { recordAudit } from '../audit/audit.ts';
+import { okList } from '../../http/envelope.ts';
 
 export interface AdjustmentResult {
   customerId: number;
@@ -112,9 +112,8 @@ export async function listLedger(deps: { db: Db; config: Config }, caller: Calle
     limit: perPage,
     offset: (page - 1) * perPage,
   });
-  return {
-    success: true as const,
-    data: rows.map((row) => entryJson(row, caller)),
-    pagination: paginationOf(page, perPage, total),
-  };
+  return okList(
+    rows.map((row) => entryJson(row, caller)),
+    paginationOf(page, perPage, total),
+  );
 }

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { access, type Caller } from '../../http/access.ts';
-import { ListEnvelope } from '../../http/envelope.ts';
+import { ListEnvelope, okList } from '../../http/envelope.ts';
 import { neverStored } from '../../http/no-store.ts';
-import { appliedPageSize, limitAsSent, PageQuery, paginationOf } from '../../resources/pagination.ts';
+import { appliedPageSize, limitAsSent, PageQuery, paginationOf } from '../../resources/index.ts';
 import { hasAnyRole, Role } from '../../http/roles.ts';
 import { pageMail } from './mail.repo.ts';
 
@@ -40,6 +40,7 @@ export const mailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['mail'],
+        operationId: 'listMails',
         summary: 'The mail outbox, newest first, with each message’s status',
         querystring: Type.Object({ ...PageQuery }, { additionalProperties: false }),
         response: { 200: ListEnvelope(MailJson) },
@@ -52,9 +53,8 @@ export const mailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const page = request.query.page ?? 1;
       const { rows, total } = await pageMail(app.db, perPage, (page - 1) * perPage);
       const personal = readsRecipients(request.caller);
-      return {
-        success: true as const,
-        data: rows.map((m) => ({
+      return okList(
+        rows.map((m) => ({
           id: m.id,
           template: m.template,
           locale: m.locale,
@@ -67,8 +67,8 @@ export const mailRoutes: FastifyPluginAsyncTypebox = async (app) => {
           createdAt: m.createdAt.toISOString(),
           sentAt: m.sentAt?.toISOString() ?? null,
         })),
-        pagination: paginationOf(page, perPage, total),
-      };
+        paginationOf(page, perPage, total),
+      );
     },
   );
 };

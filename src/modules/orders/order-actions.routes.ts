@@ -32,6 +32,7 @@ function paymentAndCancelRoutes(app: TypedApp): void {
     {
       schema: {
         tags,
+        operationId: 'markOrderPaid',
         summary: 'Record that an order was paid (bank transfer or card confirmed)',
         params: OrderIdParams,
         body: PaymentBody,
@@ -48,6 +49,7 @@ function paymentAndCancelRoutes(app: TypedApp): void {
     {
       schema: {
         tags,
+        operationId: 'cancelOrder',
         summary: 'Cancel an order (a customer: their own pending order), with a reason',
         description: 'Gives back stock, the coupon use and the points, and refunds what was paid.',
         params: OrderIdParams,
@@ -74,6 +76,7 @@ function lookupRoute(app: TypedApp): void {
     {
       schema: {
         tags,
+        operationId: 'lookupOrder',
         summary: 'Find an order by its number and e-mail address (guests)',
         querystring: LookupQuery,
         response: { 200: Envelope(OrderJson), 404: errorResponse(404) },

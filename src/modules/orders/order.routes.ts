@@ -4,7 +4,7 @@ import { access } from '../../http/access.ts';
 import { Envelope, ListEnvelope, ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { errorResponse } from '../../http/openapi.ts';
-import { limitAsSent } from '../../resources/pagination.ts';
+import { limitAsSent } from '../../resources/index.ts';
 import { Role } from '../../http/roles.ts';
 import { OrderIdParams, OrderJson, OrderListQuery, TransitionBody } from './order.schemas.ts';
 import { listOrders, showOrder, transitionOrder } from './order.service.ts';
@@ -22,6 +22,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'listOrders',
         summary: "Orders, newest first (a customer's own; all for the back office)",
         querystring: OrderListQuery,
         response: { 200: ListEnvelope(OrderJson) },
@@ -37,6 +38,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'findOrder',
         summary: 'The first order of the list that matches (newest first)',
         querystring: Type.Omit(OrderListQuery, ['page', 'limit']),
         response: { 200: Envelope(OrderJson), 404: errorResponse(404) },
@@ -56,6 +58,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'getOrder',
         summary: 'One order',
         params: OrderIdParams,
         response: { 200: Envelope(OrderJson), 404: errorResponse(404) },
@@ -70,6 +73,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'transitionOrder',
         summary:
           'Move an order to another status, with an optional reason (cancel returns stock, coupon use and points)',
         params: OrderIdParams,

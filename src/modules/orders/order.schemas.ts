@@ -1,7 +1,6 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { WebUrl } from '../../http/web-url.ts';
-import { PageQuery } from '../../resources/pagination.ts';
-import { IdParams } from '../../resources/schemas.ts';
+import { IdParams, PageQuery } from '../../resources/index.ts';
 import { OrderTotals, PayWay, totalsFields } from '../pricing/totals.schemas.ts';
 import { ORDER_STATUSES } from './order-states.ts';
 import { PAYMENT_STATUSES } from './payment-states.ts';

@@ -2,8 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Caller } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
-import { appliedPageSize, paginationOf } from '../../resources/pagination.ts';
-import { scopeOf } from '../../resources/types.ts';
+import { appliedPageSize, paginationOf, scopeOf } from '../../resources/index.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { recordEvent } from '../outbox/outbox.ts';
 import { changePoints, insertLedgerEntry } from '../loyalty/loyalty.repo.ts';
@@ -25,6 +24,7 @@ import type { SalesOrderRow } from './order.tables.ts';
 import { applyPayment, paymentStateOf } from './payments.ts';
 import { refundable } from './payment-states.ts';
 import { returnCouponUse, returnLinesStock } from './reservations.repo.ts';
+import { okList } from '../../http/envelope.ts';
 
 export interface OrderDeps {
   db: Db;
@@ -52,11 +52,10 @@ export async function listOrders(
     limit: perPage,
     offset: (page - 1) * perPage,
   });
-  return {
-    success: true as const,
-    data: rows.map((r) => orderJson(r, r.lines, r, scope === 'backend')),
-    pagination: paginationOf(page, perPage, total),
-  };
+  return okList(
+    rows.map((r) => orderJson(r, r.lines, r, scope === 'backend')),
+    paginationOf(page, perPage, total),
+  );
 }
 
 /** An order as its reader sees it: lines, history, shipments, returns. */

@@ -28,6 +28,7 @@ function adapterOf(db: Db): { executeSql(text: string, values?: unknown[]): Prom
       // pg-boss sends its schema migrations as one multi-statement string without parameters,
       // which PGlite accepts only through exec().
       if (isPglite && (!values || values.length === 0)) {
+        // biome-ignore lint/style/noNonNullAssertion: isPglite tested that exec is a function
         const results = await client.exec!(text);
         return results[results.length - 1] ?? { rows: [] };
       }

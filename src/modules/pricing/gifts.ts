@@ -85,6 +85,7 @@ function evaluateGifts(gifts: readonly SelectedGift[], goods: number, empty: boo
     }
     usedByGift.set(gift.giftId, used + gift.qty);
     const { giftId, productId, variantId, qty, unitPrice, weightKg } = gift;
+    // biome-ignore lint/style/noNonNullAssertion: an accepted gift has its variant resolved above
     outcome.accepted.push({ giftId, productId, variantId: variantId!, qty, unitPrice, weightKg });
   }
   return outcome;

@@ -72,6 +72,7 @@ function salesRoutes(app: TypedApp, deps: ReportDeps): void {
     {
       schema: {
         tags,
+        operationId: 'getSalesReport',
         summary:
           'Sales per day, week or month: gross, net, VAT per rate, discounts, shipping, points, refunds',
         querystring: SalesQuery,
@@ -90,6 +91,7 @@ function salesRoutes(app: TypedApp, deps: ReportDeps): void {
     {
       schema: {
         tags,
+        operationId: 'getTopProductsReport',
         summary: 'Products by units sold in the period',
         querystring: TopProductsQuery,
         response: jsonOrCsv(Type.Array(TopProductJson)),
@@ -110,6 +112,7 @@ function promotionRoutes(app: TypedApp, deps: ReportDeps): void {
     {
       schema: {
         tags,
+        operationId: 'getCouponsReport',
         summary:
           'Coupon use in the period: orders, discount, their totals (codes for Admin; Reporting reads coupon ids)',
         querystring: PeriodQuery,
@@ -129,6 +132,7 @@ function promotionRoutes(app: TypedApp, deps: ReportDeps): void {
     {
       schema: {
         tags,
+        operationId: 'getLoyaltyReport',
         summary: 'Loyalty points earned, spent, returned and adjusted in the period; the balance outstanding',
         querystring: PeriodQuery,
         response: jsonOrCsv(LoyaltyJson),
@@ -148,6 +152,7 @@ function orderExportRoute(app: TypedApp): void {
     {
       schema: {
         tags,
+        operationId: 'exportOrders',
         summary: 'Export orders as CSV with the order list’s filters (streamed)',
         querystring: ExportQuery,
         response: {

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access, adminSubOf } from '../../http/access.ts';
-import { Envelope, ok } from '../../http/envelope.ts';
+import { Envelope, ListEnvelope, ok, okList } from '../../http/envelope.ts';
 import { errorResponse } from '../../http/openapi.ts';
-import { cachingHook, listResponse, paginationOf } from '../../resources/index.ts';
+import { cachingHook, paginationOf } from '../../resources/index.ts';
 import { Role } from '../../http/roles.ts';
 import {
   Features,
@@ -50,19 +50,16 @@ function settingReadRoutes(app: TypedApp): void {
     {
       schema: {
         tags,
+        operationId: 'listSettings',
         summary: 'Every setting with its effective value',
-        response: { 200: listResponse(SettingEntry) },
+        response: { 200: ListEnvelope(SettingEntry) },
       },
       config: backend,
       onSend: privateAnswer,
     },
     async () => {
       const entries = await listSettings(app.db, app.config);
-      return {
-        success: true as const,
-        data: entries,
-        pagination: paginationOf(1, entries.length, entries.length),
-      };
+      return okList(entries, paginationOf(1, entries.length, entries.length));
     },
   );
 
@@ -71,6 +68,7 @@ function settingReadRoutes(app: TypedApp): void {
     {
       schema: {
         tags,
+        operationId: 'getSetting',
         summary: 'One setting',
         params: SettingKeyParams,
         response: { 200: One, 404: notFound },
@@ -90,6 +88,7 @@ function settingWriteRoutes(app: TypedApp): void {
     {
       schema: {
         tags,
+        operationId: 'setSetting',
         summary: 'Set a value (checked against the key’s type); live on the next request',
         params: SettingKeyParams,
         body: PutSettingBody,
@@ -115,6 +114,7 @@ function settingWriteRoutes(app: TypedApp): void {
     {
       schema: {
         tags,
+        operationId: 'resetSetting',
         summary: 'Return a key to its default',
         params: SettingKeyParams,
         response: { 200: One, 404: notFound },
@@ -132,7 +132,12 @@ function storefrontRoutes(app: TypedApp): void {
   app.get(
     '/rest/features',
     {
-      schema: { tags: ['storefront'], summary: 'Capability flags', response: { 200: Features } },
+      schema: {
+        tags: ['storefront'],
+        operationId: 'getFeatures',
+        summary: 'Capability flags',
+        response: { 200: Features },
+      },
       config: { access: access.public() },
       onSend: revalidate,
     },
@@ -145,6 +150,7 @@ function storefrontRoutes(app: TypedApp): void {
       {
         schema: {
           tags: ['storefront'],
+          operationId: url.includes('/v1/') ? 'getStorefrontConfig' : 'getStorefrontConfigUnversioned',
           summary: 'Storefront settings as typed sections',
           response: { 200: StorefrontConfig },
           querystring: Type.Object({}),

@@ -17,7 +17,7 @@ import {
   type SettingValue,
   settingProblem,
 } from './registry.ts';
-import type { SettingsSource } from '../../resources/types.ts';
+import type { SettingsSource } from '../../resources/index.ts';
 import {
   deleteStoredSetting,
   readStoredSetting,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access, type Caller } from '../../http/access.ts';
-import { Envelope, ListEnvelope, ok } from '../../http/envelope.ts';
+import { Envelope, ListEnvelope, ok, okOnly } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { limitCounter } from '../../http/limit-counter.ts';
 import { neverStored } from '../../http/no-store.ts';
@@ -21,7 +21,7 @@ import {
   IdParams,
 } from '../auth/auth.schemas.ts';
 import { Accepted } from '../auth/self-service.schemas.ts';
-import { limitAsSent } from '../../resources/pagination.ts';
+import { limitAsSent } from '../../resources/index.ts';
 import { Role } from '../../http/roles.ts';
 
 const PATH = '/rest/system/admin-user';
@@ -58,6 +58,7 @@ function readRoutes(app: TypedApp): void {
     {
       schema: {
         tags,
+        operationId: 'listAdminUsers',
         summary: 'List admin users',
         querystring: AdminUserListQuery,
         response: { 200: ListEnvelope(AdminUser) },
@@ -73,6 +74,7 @@ function readRoutes(app: TypedApp): void {
     {
       schema: {
         tags,
+        operationId: 'getAdminUser',
         summary: 'Show an admin user',
         params: IdParams,
         response: { 200: Envelope(AdminUser), 404: errorResponse(404) },
@@ -89,6 +91,7 @@ function writeRoutes(app: TypedApp): void {
     {
       schema: {
         tags,
+        operationId: 'createAdminUser',
         summary: 'Create an admin user',
         description:
           'Without a password the user is e-mailed an invitation to choose one. The roles must be held by the caller; a username of a configured user is taken (409).',
@@ -108,6 +111,7 @@ function writeRoutes(app: TypedApp): void {
     {
       schema: {
         tags,
+        operationId: 'updateAdminUser',
         summary: 'Change an admin user (disabling or new roles revoke its refresh tokens)',
         description:
           'Only an account whose every role the caller holds (a Superuser: any). A password is never set here: 400 naming `password`.',
@@ -136,6 +140,7 @@ function passwordResetRoute(app: TypedApp): void {
     {
       schema: {
         tags,
+        operationId: 'sendAdminUserPasswordReset',
         summary: 'E-mail an admin user a code to choose a new password',
         description:
           'Only for an account whose every role the caller holds (a Superuser: any). The code is valid 30 minutes and once; the password stays as it is until the owner uses it.',
@@ -148,7 +153,7 @@ function passwordResetRoute(app: TypedApp): void {
     },
     async (request, reply) => {
       await requestAdminPasswordReset(app.db, app.config, actorOf(request.caller), request.params.id);
-      return reply.code(202).send({ success: true as const });
+      return reply.code(202).send(okOnly());
     },
   );
 }

@@ -14,12 +14,13 @@ import {
   updateAdmin,
 } from '../auth/auth.repo.ts';
 import type { AdminUserRow } from '../auth/auth.tables.ts';
-import { appliedPageSize, paginationOf } from '../../resources/pagination.ts';
+import { appliedPageSize, paginationOf } from '../../resources/index.ts';
 import { canonicalEmail } from '../auth/email.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { mailAdminCode } from '../auth/admin-codes.ts';
 import { findStaticUser } from '../auth/auth.service.ts';
 import { Role } from '../../http/roles.ts';
+import { okList } from '../../http/envelope.ts';
 
 export interface AdminUserView {
   id: number;
@@ -153,7 +154,7 @@ export async function listAdminUsers(db: Db, query: { page?: number; limit?: num
   const page = query.page ?? 1;
   const limit = appliedPageSize(query.limit ?? 0, 'backend', Number.MAX_SAFE_INTEGER);
   const [rows, total] = await Promise.all([listAdmins(db, (page - 1) * limit, limit), countAdmins(db)]);
-  return { success: true as const, data: rows.map(view), pagination: paginationOf(page, limit, total) };
+  return okList(rows.map(view), paginationOf(page, limit, total));
 }
 
 export async function getAdminUser(db: Db, id: number): Promise<AdminUserView> {

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access, adminSubOf } from '../../http/access.ts';
-import { Envelope, ListEnvelope, ok, SuccessOnly } from '../../http/envelope.ts';
+import { Envelope, ListEnvelope, ok, SuccessOnly, okOnly } from '../../http/envelope.ts';
 import { neverStored } from '../../http/no-store.ts';
 import { errorResponse } from '../../http/openapi.ts';
-import { limitAsSent } from '../../resources/pagination.ts';
+import { limitAsSent } from '../../resources/index.ts';
 import { Role } from '../../http/roles.ts';
 import {
   DeliveryJson,
@@ -51,6 +51,7 @@ function webhookReadRoutes(app: TypedApp): void {
     {
       schema: {
         tags,
+        operationId: 'listWebhooks',
         summary: 'Webhooks',
         querystring: ListQuery,
         response: { 200: ListEnvelope(WebhookJson) },
@@ -66,6 +67,7 @@ function webhookReadRoutes(app: TypedApp): void {
     {
       schema: {
         tags,
+        operationId: 'getWebhook',
         summary: 'One webhook (without its secret)',
         params: WebhookParams,
         response: { 200: Envelope(WebhookJson), 404: notFound },
@@ -85,6 +87,7 @@ function webhookWriteRoutes(app: TypedApp): void {
     {
       schema: {
         tags,
+        operationId: 'createWebhook',
         summary: 'Subscribe a URL to events; the answer is the only one but rotation to show the secret',
         body: WebhookCreateBody,
         response: { 201: Envelope(WebhookWithSecretJson), 422: errorResponse(422) },
@@ -100,6 +103,7 @@ function webhookWriteRoutes(app: TypedApp): void {
     {
       schema: {
         tags,
+        operationId: 'updateWebhook',
         summary: 'Change url, events, active or description',
         params: WebhookParams,
         body: WebhookUpdateBody,
@@ -116,6 +120,7 @@ function webhookWriteRoutes(app: TypedApp): void {
     {
       schema: {
         tags,
+        operationId: 'deleteWebhook',
         summary: 'Remove a webhook and its delivery history',
         params: WebhookParams,
         response: { 200: SuccessOnly, 404: notFound },
@@ -124,7 +129,7 @@ function webhookWriteRoutes(app: TypedApp): void {
     },
     async (request) => {
       await removeWebhook(deps, adminSubOf(request.caller), request.params.id);
-      return { success: true as const };
+      return okOnly();
     },
   );
 }
@@ -138,6 +143,7 @@ function secretAndDeliveryRoutes(app: TypedApp): void {
     {
       schema: {
         tags,
+        operationId: 'rotateWebhookSecret',
         summary: 'A new signing secret, answered once',
         params: WebhookParams,
         response: { 200: Envelope(WebhookWithSecretJson), 404: notFound },
@@ -152,6 +158,7 @@ function secretAndDeliveryRoutes(app: TypedApp): void {
     {
       schema: {
         tags,
+        operationId: 'listWebhookDeliveries',
         summary: 'Deliveries, newest first: status, latest response code and duration, next attempt',
         params: WebhookParams,
         querystring: ListQuery,
@@ -168,6 +175,7 @@ function secretAndDeliveryRoutes(app: TypedApp): void {
     {
       schema: {
         tags,
+        operationId: 'retryWebhookDelivery',
         summary: 'Send a delivery once more, now',
         params: DeliveryParams,
         response: { 202: Envelope(DeliveryJson), 404: notFound, 409: errorResponse(409) },

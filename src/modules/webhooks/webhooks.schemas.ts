@@ -1,6 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PageQuery } from '../../resources/pagination.ts';
-import { Id } from '../../resources/schemas.ts';
+import { PageQuery, Id } from '../../resources/index.ts';
 import { EVENT_TYPES } from '../outbox/outbox.ts';
 
 const EventName = Type.Union([...EVENT_TYPES, '*'].map((e) => Type.Literal(e)));

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Config, privateWebhookTargetsAllowed, webhookTargetsHttpsOnly } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
-import { appliedPageSize, paginationOf } from '../../resources/pagination.ts';
+import { appliedPageSize, paginationOf } from '../../resources/index.ts';
 import { changedFields, recordAudit, removedFields } from '../audit/audit.ts';
 import { assertTargetUrl } from './targets.ts';
 import type { WebhookCreate, WebhookUpdate } from './webhooks.schemas.ts';
@@ -20,6 +20,7 @@ import {
   updateWebhook,
   type WebhookRow,
 } from './webhooks.repo.ts';
+import { okList } from '../../http/envelope.ts';
 
 interface Deps {
   db: Db;
@@ -115,11 +116,7 @@ export async function createWebhook({ db, config }: Deps, actor: string, body: W
 export async function listWebhooks({ db }: Deps, query: { page?: number; limit?: number }) {
   const { perPage, pageNumber, offset } = page(query);
   const { rows, total } = await pageWebhooks(db, perPage, offset);
-  return {
-    success: true as const,
-    data: rows.map(webhookJson),
-    pagination: paginationOf(pageNumber, perPage, total),
-  };
+  return okList(rows.map(webhookJson), paginationOf(pageNumber, perPage, total));
 }
 
 export async function getWebhook({ db }: Deps, id: number) {
@@ -168,16 +165,15 @@ export async function listDeliveries({ db }: Deps, id: number, query: { page?: n
     db,
     rows.map((row) => row.id),
   );
-  return {
-    success: true as const,
-    data: rows.map((row) =>
+  return okList(
+    rows.map((row) =>
       deliveryJson(
         row,
         attempts.filter((attempt) => attempt.deliveryId === row.id),
       ),
     ),
-    pagination: paginationOf(pageNumber, perPage, total),
-  };
+    paginationOf(pageNumber, perPage, total),
+  );
 }
 
 export async function retryDelivery({ db }: Deps, actor: string, id: number, deliveryId: number) {

@@ -88,6 +88,7 @@ const OPERATION_IDS: Record<string, string> = {
   'DELETE /rest/cart/coupon': 'removeCartCoupon',
   'POST /rest/v1/checkout/totals': 'getTotals',
   'POST /rest/checkout/place-order': 'placeOrder',
+  'GET /rest/checkout/payment-methods': 'listPaymentMethods',
   'POST /rest/customer/wishlist': 'addWishlistEntry',
   'DELETE /rest/customer/wishlist/product/{productId}': 'removeWishlistProduct',
   'DELETE /rest/customer/wishlist/{id}': 'removeWishlistProductById',

@@ -8,6 +8,7 @@ import { catalogModule } from './catalog/index.ts';
 import { promotionsModule } from './promotions/index.ts';
 import { shippingModule } from './shipping/index.ts';
 import { checkoutRoutes } from './checkout/checkout.routes.ts';
+import { paymentMethodRoutes } from './payments/methods.routes.ts';
 import { cmsModule } from './cms/index.ts';
 import { customersModule } from './customers/index.ts';
 import { healthRoutes } from '../http/health.ts';
@@ -37,6 +38,7 @@ export const modules: FastifyPluginAsync[] = [
   customersModule,
   cartRoutes,
   checkoutRoutes,
+  paymentMethodRoutes,
   placeOrderRoutes,
   orderRoutes,
   orderActionRoutes,

@@ -1773,6 +1773,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rest/checkout/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the payment methods offered now
+         * @description Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         *
+         *     Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         */
+        get: operations["listPaymentMethods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rest/checkout/place-order": {
         parameters: {
             query?: never;
@@ -2309,7 +2331,7 @@ export interface components {
             success: false;
             error: {
                 /** @description Stable machine-readable code */
-                code: "VALIDATION_FAILED" | "TOKEN_INVALID" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "EMAIL_TAKEN" | "CONFLICT" | "TOTAL_CHANGED" | "OUT_OF_STOCK" | "ILLEGAL_TRANSITION" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "UNPROCESSABLE" | "CART_EMPTY" | "PRODUCT_UNAVAILABLE" | "TRANSPORT_INVALID" | "COUPON_INVALID" | "GIFT_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "LIMIT_REACHED" | "VARIANT_REQUIRED" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "TOKEN_INVALID" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "EMAIL_TAKEN" | "CONFLICT" | "TOTAL_CHANGED" | "OUT_OF_STOCK" | "ILLEGAL_TRANSITION" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "UNPROCESSABLE" | "CART_EMPTY" | "PRODUCT_UNAVAILABLE" | "TRANSPORT_INVALID" | "COUPON_INVALID" | "GIFT_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "LIMIT_REACHED" | "VARIANT_REQUIRED" | "PAYWAY_INVALID" | "PAYMENT_EVENT_INVALID" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
                 message: string;
                 details?: {
                     field: string;
@@ -2363,6 +2385,14 @@ export interface components {
             itemCount: number;
             /** @description Σ lineTotal of the available lines (decimal) */
             goods: number;
+        };
+        PaymentMethod: {
+            /** @description The payWay to send to totals and place-order */
+            code: "delivery" | "bank_transfer" | "card";
+            name: string;
+            kind: "offline" | "card";
+            /** @description The card provider (test, stripe); null for offline methods */
+            provider: string | null;
         };
         Order: {
             id: number;
@@ -4964,7 +4994,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5068,7 +5098,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5177,7 +5207,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenPair"];
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5279,7 +5309,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessToken"];
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5384,7 +5414,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5495,7 +5525,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenPair"];
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5597,7 +5627,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessToken"];
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5702,7 +5732,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5808,7 +5838,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5926,7 +5956,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6060,7 +6090,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6190,7 +6220,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenPair"];
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6309,7 +6339,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6425,7 +6455,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6532,7 +6562,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6638,7 +6668,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6745,7 +6775,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6854,7 +6884,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6904,7 +6934,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6988,7 +7018,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7119,7 +7149,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7250,7 +7280,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7393,7 +7423,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7525,7 +7555,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7653,7 +7683,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7772,7 +7802,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7908,7 +7938,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8037,7 +8067,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8172,7 +8202,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8325,7 +8355,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8478,7 +8508,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8666,7 +8696,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8830,7 +8860,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8980,7 +9010,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9050,7 +9080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9179,7 +9209,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9305,7 +9335,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9417,7 +9447,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9487,7 +9517,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9593,7 +9623,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9663,7 +9693,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9779,7 +9809,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9899,7 +9929,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9969,7 +9999,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10080,7 +10110,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10206,7 +10236,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10318,7 +10348,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10388,7 +10418,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10480,7 +10510,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10550,7 +10580,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10650,7 +10680,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10761,7 +10791,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10831,7 +10861,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10926,7 +10956,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11052,7 +11082,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11164,7 +11194,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11234,7 +11264,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11318,7 +11348,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11388,7 +11418,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11484,7 +11514,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11599,7 +11629,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11669,7 +11699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11760,7 +11790,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11886,7 +11916,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11998,7 +12028,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12068,7 +12098,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12156,7 +12186,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12226,7 +12256,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12332,7 +12362,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12461,7 +12491,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12531,7 +12561,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12632,7 +12662,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12758,7 +12788,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12880,7 +12910,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12950,7 +12980,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13042,7 +13072,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13112,7 +13142,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13216,7 +13246,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13327,7 +13357,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13397,7 +13427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13496,7 +13526,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13622,7 +13652,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13734,7 +13764,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13804,7 +13834,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13888,7 +13918,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13958,7 +13988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14054,7 +14084,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14167,7 +14197,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14237,7 +14267,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14328,7 +14358,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14454,7 +14484,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14566,7 +14596,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14636,7 +14666,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14722,7 +14752,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14792,7 +14822,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14890,7 +14920,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14998,7 +15028,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15068,7 +15098,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15161,7 +15191,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15287,7 +15317,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15399,7 +15429,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15469,7 +15499,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15550,7 +15580,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15620,7 +15650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15718,7 +15748,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15832,7 +15862,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15902,7 +15932,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15995,7 +16025,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16121,7 +16151,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16233,7 +16263,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16303,7 +16333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16390,7 +16420,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16460,7 +16490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16566,7 +16596,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16707,7 +16737,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16833,7 +16863,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16955,7 +16985,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17025,7 +17055,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17118,7 +17148,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17188,7 +17218,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17278,7 +17308,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17417,7 +17447,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17487,7 +17517,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17572,7 +17602,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17698,7 +17728,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17820,7 +17850,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17890,7 +17920,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17990,7 +18020,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18060,7 +18090,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18156,7 +18186,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18300,7 +18330,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18350,7 +18380,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18441,7 +18471,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18567,7 +18597,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18689,7 +18719,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18811,7 +18841,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18935,7 +18965,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19060,7 +19090,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19120,7 +19150,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19197,7 +19227,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19321,7 +19351,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19391,7 +19421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19471,7 +19501,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19521,7 +19551,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19595,7 +19625,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19725,7 +19755,7 @@ export interface operations {
                     "application/json": components["schemas"]["Totals"];
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19775,8 +19805,108 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listPaymentMethods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PaymentMethod"][];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -19882,7 +20012,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19942,7 +20072,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20032,7 +20162,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20157,7 +20287,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20280,7 +20410,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20412,7 +20542,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20482,7 +20612,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20562,7 +20692,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20632,7 +20762,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20712,7 +20842,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20782,7 +20912,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20855,7 +20985,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20977,7 +21107,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21047,7 +21177,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21133,7 +21263,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21203,7 +21333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21304,7 +21434,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21364,7 +21494,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21455,7 +21585,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21591,7 +21721,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21726,7 +21856,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21776,7 +21906,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21859,7 +21989,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21981,7 +22111,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22125,7 +22255,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22185,7 +22315,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, CART_EMPTY, PRODUCT_UNAVAILABLE, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, IDEMPOTENCY_KEY_REUSED, LIMIT_REACHED, VARIANT_REQUIRED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22271,7 +22401,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22431,7 +22561,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22586,7 +22716,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22739,7 +22869,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22897,7 +23027,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -23023,7 +23153,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -23149,7 +23279,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -23279,7 +23409,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -23400,7 +23530,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -23519,7 +23649,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -19,6 +19,7 @@ import {
   useCoupon,
   writeOrderLinesEmptyCartAndEvent,
 } from './place-order.steps.ts';
+import { assertPayWayEnabled } from '../payments/methods.ts';
 import { assertOrderCaps } from './order-caps.ts';
 import { type Quote, type QuoteReference, quoteCart, quoteReference } from './quote.ts';
 
@@ -166,6 +167,7 @@ export async function placeOrder(deps: PlaceOrderDeps, req: PlaceOrderRequest): 
       const quote = await quoteLockedCart(tx, deps, req, buyer, reference);
       assertOrderable(quote, expected);
       assertOrderCaps(quote, req.body.payWay);
+      assertPayWayEnabled(deps.config, quote.settings, req.body.payWay);
       const parties = partiesOf(req, buyer, quote);
       await spendPoints(tx, buyer.customerId, quote.totals.pointsSpend);
       const { order, lines } = await writeOrderLinesEmptyCartAndEvent(tx, quote, parties);

@@ -89,6 +89,9 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /rest/v1/checkout/totals': 'getTotals',
   'POST /rest/checkout/place-order': 'placeOrder',
   'GET /rest/checkout/payment-methods': 'listPaymentMethods',
+  'POST /rest/payments/test/confirm': 'confirmTestPayment',
+  'POST /rest/payments/test/authenticate': 'authenticateTestPayment',
+  'POST /rest/payments/{provider}/webhook': 'receivePaymentEvent',
   'POST /rest/customer/wishlist': 'addWishlistEntry',
   'DELETE /rest/customer/wishlist/product/{productId}': 'removeWishlistProduct',
   'DELETE /rest/customer/wishlist/{id}': 'removeWishlistProductById',
@@ -225,6 +228,10 @@ const TAGS: Record<string, { group: 'Storefront' | 'Back office' | 'Operations';
     description: 'Back-office users, the settings registry and the audit log of back-office writes.',
   },
   webhooks: { group: 'Back office', description: 'Webhook subscribers and the deliveries made to them.' },
+  payments: {
+    group: 'Storefront',
+    description: "Card payments: the test provider's customer steps and the providers' signed events.",
+  },
   operations: { group: 'Operations', description: 'Liveness and readiness probes for the platform.' },
 };
 

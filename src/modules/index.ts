@@ -9,6 +9,10 @@ import { promotionsModule } from './promotions/index.ts';
 import { shippingModule } from './shipping/index.ts';
 import { checkoutRoutes } from './checkout/checkout.routes.ts';
 import { paymentMethodRoutes } from './payments/methods.routes.ts';
+import { testProviderRoutes } from './payments/test-provider.routes.ts';
+import { paymentWebhookRoutes } from './payments/webhook.routes.ts';
+import { testPaymentEventsConsumer } from './payments/test-events.consumer.ts';
+import { orderPaymentPort } from './orders/card-payment-port.ts';
 import { cmsModule } from './cms/index.ts';
 import { customersModule } from './customers/index.ts';
 import { healthRoutes } from '../http/health.ts';
@@ -39,6 +43,8 @@ export const modules: FastifyPluginAsync[] = [
   cartRoutes,
   checkoutRoutes,
   paymentMethodRoutes,
+  testProviderRoutes,
+  paymentWebhookRoutes(orderPaymentPort),
   placeOrderRoutes,
   orderRoutes,
   orderActionRoutes,
@@ -47,7 +53,7 @@ export const modules: FastifyPluginAsync[] = [
   webhookRoutes,
   mailRoutes,
   // Webhooks first: their deliveries are written before the e-mails in the relay's transaction.
-  outboxModule([webhookConsumer, mailConsumer]),
+  outboxModule([webhookConsumer, mailConsumer, testPaymentEventsConsumer]),
   reportRoutes,
   auditRoutes,
   adminUiRoutes,

@@ -1795,6 +1795,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rest/payments/test/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a test payment with a card number
+         * @description 4242424242424242 approves, 4000000000000002 declines, 4000002500003155 asks for 3-D Secure. A declined attempt leaves the intent payable.
+         *
+         *     Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         */
+        post: operations["confirmTestPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/payments/test/authenticate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pass or fail the 3-D Secure step of a test payment
+         * @description Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         */
+        post: operations["authenticateTestPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/payments/{provider}/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a payment provider's signed event
+         * @description A bad or missing signature, or an event older than 5 minutes, is 400 and changes nothing; an event id seen before answers 200 and changes nothing.
+         *
+         *     Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         */
+        post: operations["receivePaymentEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rest/checkout/place-order": {
         parameters: {
             query?: never;
@@ -2492,6 +2556,7 @@ export interface components {
             } | null;
             payWay: ("delivery" | "card" | "bank_transfer") | null;
             giftPackaging: boolean;
+            payment?: components["schemas"]["CardPayment"];
             /** @description Every status move, oldest first */
             statusHistory: {
                 from: ("pending" | "confirmed" | "shipped" | "delivered" | "cancelled") | null;
@@ -2531,6 +2596,23 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        /** @description The card payment (payWay "card") */
+        CardPayment: {
+            /** @description test or stripe */
+            provider: string;
+            intentId: string;
+            /** @description Confirms the payment from the customer's browser */
+            clientSecret: string;
+            status: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "succeeded" | "failed" | "canceled" | "mismatch";
+            refunds: {
+                /** @description Refunded to the card (decimal) */
+                amount: number;
+                status: "pending" | "succeeded" | "failed";
+                providerRefundId: string | null;
+                /** Format: date-time */
+                at: string;
+            }[];
         };
         AuditEntry: {
             id: number;
@@ -19887,6 +19969,419 @@ export interface operations {
             };
             /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    confirmTestPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    intentId: string;
+                    cardNumber: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            status: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "succeeded" | "failed" | "canceled" | "mismatch";
+                            nextAction: {
+                                /** @enum {string} */
+                                type: "redirect";
+                                url: string;
+                            } | null;
+                            /** @description Why the attempt was declined (card_declined, authentication_failed, incorrect_number) */
+                            declineCode: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    authenticateTestPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    intentId: string;
+                    outcome: "pass" | "fail";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            status: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "succeeded" | "failed" | "canceled" | "mismatch";
+                            nextAction: {
+                                /** @enum {string} */
+                                type: "redirect";
+                                url: string;
+                            } | null;
+                            /** @description Why the attempt was declined (card_declined, authentication_failed, incorrect_number) */
+                            declineCode: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: EMAIL_TAKEN, CONFLICT, TOTAL_CHANGED, OUT_OF_STOCK, ILLEGAL_TRANSITION */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    receivePaymentEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @enum {boolean} */
+                            received: true;
+                            /** @description The event id was processed before: nothing changed */
+                            duplicate: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

@@ -20,6 +20,7 @@ import {
   writeOrderLinesEmptyCartAndEvent,
 } from './place-order.steps.ts';
 import { assertPayWayEnabled } from '../payments/methods.ts';
+import { startCardPayment } from '../payments/card-payments.ts';
 import { assertOrderCaps } from './order-caps.ts';
 import { type Quote, type QuoteReference, quoteCart, quoteReference } from './quote.ts';
 
@@ -173,7 +174,18 @@ export async function placeOrder(deps: PlaceOrderDeps, req: PlaceOrderRequest): 
       const { order, lines } = await writeOrderLinesEmptyCartAndEvent(tx, quote, parties);
       await recordRedemption(tx, quote, order.id, parties);
       await recordPointsSpent(tx, quote, order.id, buyer.customerId);
-      const body = { success: true as const, data: orderJson(order, lines) };
+      const data = orderJson(order, lines);
+      const payment =
+        parties.payWay === 'card'
+          ? await startCardPayment(
+              tx,
+              deps.config,
+              order,
+              buyer.customerId,
+              quote.settings.payment_capture_mode,
+            )
+          : undefined;
+      const body = { success: true as const, data: payment ? { ...data, payment } : data };
       if (key !== undefined) await storeIdempotentAnswer(tx, buyer.scope, key, 201, body);
       await reserveStock(tx, quote);
       await useCoupon(tx, quote, buyer.customerId, parties.email);

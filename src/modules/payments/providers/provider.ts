@@ -58,6 +58,8 @@ export type EventCheck = 'valid' | 'missing' | 'forged' | 'stale';
 export interface PaymentProvider {
   /** The code in URLs and on orders: test, stripe. */
   readonly name: string;
+  /** The request header that carries the event's signature. */
+  readonly signatureHeader: string;
   createIntent(request: CreateIntent): Promise<ProviderIntent>;
   /** Takes an authorized amount (manual capture). */
   capture(intentId: string, amountCents: number, idempotencyKey: string): Promise<IntentStatus>;

@@ -133,6 +133,27 @@ export const ConfigSchema = Type.Object(
       { endpoint: Type.Optional(Type.String({ pattern: '^https?://' })) },
       { additionalProperties: false, default: {} },
     ),
+    /** Card payments through a provider (docs/payments.md). */
+    payments: Type.Object(
+      {
+        /** Who serves payWay "card": unset means `test` outside production and no card in production. */
+        cardProvider: Type.Optional(
+          Type.Union([Type.Literal('test'), Type.Literal('stripe'), Type.Literal('none')]),
+        ),
+        /** An unpaid card order is cancelled this long after it was placed. */
+        pendingTimeoutMinutes: Type.Integer({ minimum: 1, maximum: 10_080, default: 30 }),
+        stripe: Type.Object(
+          {
+            secretKey: Type.Optional(Type.String({ minLength: 1 })),
+            webhookSecret: Type.Optional(Type.String({ minLength: 1 })),
+            /** Stripe's API by default; tests point it at a local emulator (protocol, host and port). */
+            apiBase: Type.Optional(Type.String({ pattern: '^https?://' })),
+          },
+          { additionalProperties: false, default: {} },
+        ),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     mail: Type.Object(
       {
         /** smtp://user:pass@host:587 or smtps://…; without it messages are kept and logged, not sent. */
@@ -160,6 +181,11 @@ export function webhookTargetsHttpsOnly(config: Config): boolean {
 /** Without SMTP, development prints each message to the log; elsewhere it only stays in the outbox. */
 export function mailPrintedToLog(config: Config): boolean {
   return config.nodeEnv === 'development';
+}
+
+/** The provider that serves payWay "card", or none: the test provider never runs in production. */
+export function cardProviderOf(config: Config): 'test' | 'stripe' | 'none' {
+  return config.payments.cardProvider ?? (config.nodeEnv === 'production' ? 'none' : 'test');
 }
 
 /** The demo shop is never loaded into a production database, whatever `seedDemo` says. */
@@ -218,6 +244,11 @@ function assertProductionSafe(config: Config): void {
   if (!secret) throw new ConfigError('configuration key "auth.secret" (JWT_SECRET): required in production');
   if (/demo|change-?me/i.test(secret)) {
     throw new ConfigError('configuration key "auth.secret" (JWT_SECRET): the demo secret is not allowed');
+  }
+  if (config.payments.cardProvider === 'test') {
+    throw new ConfigError(
+      'configuration key "payments.cardProvider": the test provider takes no money and is refused in production',
+    );
   }
   const plain = config.staticUsers.findIndex((u) => u.password !== undefined);
   if (plain >= 0) {

@@ -17,3 +17,4 @@ export * from '../modules/orders/order.tables.ts';
 export * from '../modules/settings/settings.tables.ts';
 export * from '../modules/webhooks/webhooks.tables.ts';
 export * from '../resources/versions.tables.ts';
+export * from '../modules/payments/payments.tables.ts';

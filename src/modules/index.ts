@@ -24,6 +24,11 @@ import { catalogModule } from './catalog/index.ts';
 import { promotionsModule } from './promotions/index.ts';
 import { shippingModule } from './shipping/index.ts';
 import { checkoutRoutes } from './checkout/checkout.routes.ts';
+import { paymentMethodRoutes } from './payments/methods.routes.ts';
+import { testProviderRoutes } from './payments/test-provider.routes.ts';
+import { paymentWebhookRoutes } from './payments/webhook.routes.ts';
+import { testPaymentEventsConsumer } from './payments/test-events.consumer.ts';
+import { orderPaymentPort } from './orders/card-payment-port.ts';
 import { cmsModule } from './cms/index.ts';
 import { customersModule } from './customers/index.ts';
 import { healthRoutes, operationsTag } from '../http/health.ts';
@@ -37,6 +42,7 @@ import { placeOrderRoutes } from './checkout/place-order.routes.ts';
 import { reportRoutes } from './reports/reports.routes.ts';
 import { settingsModule } from './settings/index.ts';
 import { webhookRoutes } from './webhooks/webhooks.routes.ts';
+import { paymentErrors, paymentsTag } from './payments/payments.api.ts';
 import { webhookConsumer } from './webhooks/outbox-consumer.ts';
 import { mailConsumer } from './mail/outbox-consumer.ts';
 
@@ -53,6 +59,9 @@ export const modules: FastifyPluginAsync[] = [
   customersModule,
   cartRoutes,
   checkoutRoutes,
+  paymentMethodRoutes,
+  testProviderRoutes,
+  paymentWebhookRoutes(orderPaymentPort),
   placeOrderRoutes,
   orderRoutes,
   orderActionRoutes,
@@ -61,7 +70,7 @@ export const modules: FastifyPluginAsync[] = [
   webhookRoutes,
   mailRoutes,
   // Webhooks first: their deliveries are written before the e-mails in the relay's transaction.
-  outboxModule([webhookConsumer, mailConsumer]),
+  outboxModule([webhookConsumer, mailConsumer, testPaymentEventsConsumer]),
   reportRoutes,
   auditRoutes,
   adminUiRoutes,
@@ -76,6 +85,7 @@ export const moduleErrorCodes: ErrorCatalog[] = [
   promotionErrors,
   checkoutErrors,
   orderErrors,
+  paymentErrors,
 ];
 
 /** The document's tags, in the order the docs page lists them. */
@@ -86,6 +96,7 @@ export const apiTags: ApiTag[] = [
   cmsTag,
   cartTag,
   checkoutTag,
+  paymentsTag,
   customerTag,
   orderTag,
   loyaltyTag,

@@ -1773,6 +1773,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rest/checkout/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the payment methods offered now
+         * @description Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         *
+         *     Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         */
+        get: operations["listPaymentMethods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/payments/test/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a test payment with a card number
+         * @description 4242424242424242 approves, 4000000000000002 declines, 4000002500003155 asks for 3-D Secure. A declined attempt leaves the intent payable.
+         *
+         *     Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         */
+        post: operations["confirmTestPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/payments/test/authenticate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pass or fail the 3-D Secure step of a test payment
+         * @description Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         */
+        post: operations["authenticateTestPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/payments/{provider}/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a payment provider's signed event
+         * @description A bad or missing signature, or an event older than 5 minutes, is 400 and changes nothing; an event id seen before answers 200 and changes nothing.
+         *
+         *     Anyone may call it. A bearer token is optional: when sent it must be valid, and a customer or admin token selects what the answer holds.
+         */
+        post: operations["receivePaymentEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rest/checkout/place-order": {
         parameters: {
             query?: never;
@@ -2309,7 +2395,7 @@ export interface components {
             success: false;
             error: {
                 /** @description Stable machine-readable code */
-                code: "VALIDATION_FAILED" | "TOKEN_INVALID" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "OUT_OF_STOCK" | "TOTAL_CHANGED" | "ILLEGAL_TRANSITION" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "LIMIT_REACHED" | "PRODUCT_UNAVAILABLE" | "VARIANT_REQUIRED" | "TRANSPORT_INVALID" | "COUPON_INVALID" | "GIFT_INVALID" | "CART_EMPTY" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "TOKEN_INVALID" | "PAYMENT_EVENT_INVALID" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "OUT_OF_STOCK" | "TOTAL_CHANGED" | "ILLEGAL_TRANSITION" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "LIMIT_REACHED" | "PRODUCT_UNAVAILABLE" | "VARIANT_REQUIRED" | "TRANSPORT_INVALID" | "COUPON_INVALID" | "GIFT_INVALID" | "CART_EMPTY" | "IDEMPOTENCY_KEY_REUSED" | "PAYWAY_INVALID" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "SERVICE_UNAVAILABLE";
                 message: string;
                 details?: {
                     field: string;
@@ -2363,6 +2449,14 @@ export interface components {
             itemCount: number;
             /** @description Σ lineTotal of the available lines (decimal) */
             goods: number;
+        };
+        PaymentMethod: {
+            /** @description The payWay to send to totals and place-order */
+            code: "delivery" | "bank_transfer" | "card";
+            name: string;
+            kind: "offline" | "card";
+            /** @description The card provider (test, stripe); null for offline methods */
+            provider: string | null;
         };
         Order: {
             id: number;
@@ -2462,6 +2556,7 @@ export interface components {
             } | null;
             payWay: ("delivery" | "card" | "bank_transfer") | null;
             giftPackaging: boolean;
+            payment?: components["schemas"]["CardPayment"];
             /** @description Every status move, oldest first */
             statusHistory: {
                 from: ("pending" | "confirmed" | "shipped" | "delivered" | "cancelled") | null;
@@ -2501,6 +2596,23 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        /** @description The card payment (payWay "card") */
+        CardPayment: {
+            /** @description test or stripe */
+            provider: string;
+            intentId: string;
+            /** @description Confirms the payment from the customer's browser */
+            clientSecret: string;
+            status: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "succeeded" | "failed" | "canceled" | "mismatch";
+            refunds: {
+                /** @description Refunded to the card (decimal) */
+                amount: number;
+                status: "pending" | "succeeded" | "failed";
+                providerRefundId: string | null;
+                /** Format: date-time */
+                at: string;
+            }[];
         };
         AuditEntry: {
             id: number;
@@ -4964,7 +5076,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5068,7 +5180,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5177,7 +5289,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenPair"];
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5279,7 +5391,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessToken"];
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5384,7 +5496,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5495,7 +5607,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenPair"];
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5597,7 +5709,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessToken"];
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5702,7 +5814,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5808,7 +5920,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5926,7 +6038,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6060,7 +6172,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6190,7 +6302,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenPair"];
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6309,7 +6421,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6425,7 +6537,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6532,7 +6644,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6638,7 +6750,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6745,7 +6857,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6854,7 +6966,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6904,7 +7016,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6988,7 +7100,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7119,7 +7231,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7250,7 +7362,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7393,7 +7505,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7525,7 +7637,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7653,7 +7765,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7772,7 +7884,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7908,7 +8020,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8037,7 +8149,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8172,7 +8284,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8325,7 +8437,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8478,7 +8590,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8666,7 +8778,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8830,7 +8942,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8980,7 +9092,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9050,7 +9162,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9179,7 +9291,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9305,7 +9417,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9417,7 +9529,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9487,7 +9599,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9593,7 +9705,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9663,7 +9775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9779,7 +9891,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9899,7 +10011,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9969,7 +10081,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10080,7 +10192,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10206,7 +10318,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10318,7 +10430,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10388,7 +10500,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10480,7 +10592,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10550,7 +10662,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10650,7 +10762,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10761,7 +10873,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10831,7 +10943,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10926,7 +11038,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11052,7 +11164,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11164,7 +11276,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11234,7 +11346,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11318,7 +11430,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11388,7 +11500,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11484,7 +11596,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11599,7 +11711,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11669,7 +11781,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11760,7 +11872,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11886,7 +11998,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11998,7 +12110,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12068,7 +12180,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12156,7 +12268,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12226,7 +12338,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12332,7 +12444,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12461,7 +12573,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12531,7 +12643,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12632,7 +12744,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12758,7 +12870,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12880,7 +12992,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12950,7 +13062,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13042,7 +13154,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13112,7 +13224,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13216,7 +13328,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13327,7 +13439,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13397,7 +13509,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13496,7 +13608,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13622,7 +13734,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13734,7 +13846,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13804,7 +13916,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13888,7 +14000,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13958,7 +14070,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14054,7 +14166,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14167,7 +14279,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14237,7 +14349,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14328,7 +14440,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14454,7 +14566,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14566,7 +14678,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14636,7 +14748,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14722,7 +14834,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14792,7 +14904,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14890,7 +15002,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14998,7 +15110,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15068,7 +15180,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15161,7 +15273,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15287,7 +15399,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15399,7 +15511,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15469,7 +15581,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15550,7 +15662,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15620,7 +15732,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15718,7 +15830,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15832,7 +15944,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15902,7 +16014,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15995,7 +16107,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16121,7 +16233,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16233,7 +16345,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16303,7 +16415,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16390,7 +16502,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16460,7 +16572,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16566,7 +16678,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16707,7 +16819,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16833,7 +16945,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16955,7 +17067,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17025,7 +17137,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17118,7 +17230,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17188,7 +17300,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17278,7 +17390,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17417,7 +17529,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17487,7 +17599,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17572,7 +17684,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17698,7 +17810,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17820,7 +17932,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17890,7 +18002,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17990,7 +18102,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18060,7 +18172,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18156,7 +18268,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18300,7 +18412,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18350,7 +18462,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18441,7 +18553,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18567,7 +18679,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18689,7 +18801,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18811,7 +18923,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18935,7 +19047,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19060,7 +19172,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19120,7 +19232,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19197,7 +19309,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19321,7 +19433,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19391,7 +19503,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19471,7 +19583,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19521,7 +19633,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19595,7 +19707,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19725,7 +19837,7 @@ export interface operations {
                     "application/json": components["schemas"]["Totals"];
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19775,8 +19887,521 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listPaymentMethods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PaymentMethod"][];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    confirmTestPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    intentId: string;
+                    cardNumber: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            status: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "succeeded" | "failed" | "canceled" | "mismatch";
+                            nextAction: {
+                                /** @enum {string} */
+                                type: "redirect";
+                                url: string;
+                            } | null;
+                            /** @description Why the attempt was declined (card_declined, authentication_failed, incorrect_number) */
+                            declineCode: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    authenticateTestPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    intentId: string;
+                    outcome: "pass" | "fail";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            status: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "succeeded" | "failed" | "canceled" | "mismatch";
+                            nextAction: {
+                                /** @enum {string} */
+                                type: "redirect";
+                                url: string;
+                            } | null;
+                            /** @description Why the attempt was declined (card_declined, authentication_failed, incorrect_number) */
+                            declineCode: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    receivePaymentEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @enum {boolean} */
+                            received: true;
+                            /** @description The event id was processed before: nothing changed */
+                            duplicate: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -19882,7 +20507,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19942,7 +20567,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20032,7 +20657,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20157,7 +20782,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20280,7 +20905,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20412,7 +21037,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20482,7 +21107,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20562,7 +21187,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20632,7 +21257,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20712,7 +21337,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20782,7 +21407,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20855,7 +21480,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20977,7 +21602,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21047,7 +21672,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21133,7 +21758,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21203,7 +21828,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21304,7 +21929,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21364,7 +21989,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21455,7 +22080,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21591,7 +22216,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21726,7 +22351,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21776,7 +22401,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21859,7 +22484,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21981,7 +22606,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22125,7 +22750,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22185,7 +22810,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22271,7 +22896,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22431,7 +23056,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22586,7 +23211,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22739,7 +23364,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22897,7 +23522,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -23023,7 +23648,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -23149,7 +23774,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -23279,7 +23904,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -23400,7 +24025,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -23519,7 +24144,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID */
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

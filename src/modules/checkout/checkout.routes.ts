@@ -3,6 +3,7 @@ import { access } from '../../http/access.ts';
 import { errorResponse } from '../../http/openapi.ts';
 import { CartTokenHeader } from '../cart/cart.schemas.ts';
 import { TotalsBody, TotalsResponse } from '../pricing/totals.schemas.ts';
+import { assertPayWayEnabled } from '../payments/methods.ts';
 import { assertOrderCaps } from './order-caps.ts';
 import { quoteCart } from './quote.ts';
 import { totalsJson } from '../pricing/totals-json.ts';
@@ -36,6 +37,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
         new Date(),
       );
       assertOrderCaps(quote, request.body.payWay);
+      assertPayWayEnabled(app.config, quote.settings, request.body.payWay);
       return totalsJson(quote.totals, quote.unavailable);
     },
   );

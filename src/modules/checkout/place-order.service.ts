@@ -19,6 +19,8 @@ import {
   useCoupon,
   writeOrderLinesEmptyCartAndEvent,
 } from './place-order.steps.ts';
+import { assertPayWayEnabled } from '../payments/methods.ts';
+import { startCardPayment } from '../payments/card-payments.ts';
 import { assertOrderCaps } from './order-caps.ts';
 import { type Quote, type QuoteReference, quoteCart, quoteReference } from './quote.ts';
 import { ok } from '../../http/envelope.ts';
@@ -167,12 +169,24 @@ export async function placeOrder(deps: PlaceOrderDeps, req: PlaceOrderRequest): 
       const quote = await quoteLockedCart(tx, deps, req, buyer, reference);
       assertOrderable(quote, expected);
       assertOrderCaps(quote, req.body.payWay);
+      assertPayWayEnabled(deps.config, quote.settings, req.body.payWay);
       const parties = partiesOf(req, buyer, quote);
       await spendPoints(tx, buyer.customerId, quote.totals.pointsSpend);
       const { order, lines } = await writeOrderLinesEmptyCartAndEvent(tx, quote, parties);
       await recordRedemption(tx, quote, order.id, parties);
       await recordPointsSpent(tx, quote, order.id, buyer.customerId);
-      const body = ok(orderJson(order, lines));
+      const data = orderJson(order, lines);
+      const payment =
+        parties.payWay === 'card'
+          ? await startCardPayment(
+              tx,
+              deps.config,
+              order,
+              buyer.customerId,
+              quote.settings.payment_capture_mode,
+            )
+          : undefined;
+      const body = ok(payment ? { ...data, payment } : data);
       if (key !== undefined) await storeIdempotentAnswer(tx, buyer.scope, key, 201, body);
       await reserveStock(tx, quote);
       await useCoupon(tx, quote, buyer.customerId, parties.email);

@@ -4,6 +4,7 @@ import { IdParams, PageQuery } from '../../resources/index.ts';
 import { OrderTotals, PayWay, totalsFields } from '../pricing/totals.schemas.ts';
 import { ORDER_STATUSES } from './order-states.ts';
 import { PAYMENT_STATUSES } from './payment-states.ts';
+import { CardPaymentJson } from '../payments/payments.schemas.ts';
 
 const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
 const Status = Type.Union(
@@ -149,6 +150,7 @@ export const OrderJson = Type.Object(
     transport: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]),
     payWay: Type.Union([PayWay, Type.Null()]),
     giftPackaging: Type.Boolean(),
+    payment: Type.Optional({ ...CardPaymentJson, description: 'The card payment (payWay "card")' }),
     statusHistory: Type.Array(StatusChangeJson, { description: 'Every status move, oldest first' }),
     shipments: Type.Array(ShipmentJson),
     returns: Type.Array(ReturnJson),

@@ -137,6 +137,20 @@ export const SETTINGS = {
     default: 'UTC',
   },
   /** Read by the stock trigger (drizzle/0010) from the stored setting; a value in the config file is not seen there. */
+  payment_methods_enabled: {
+    schema: Type.Array(
+      Type.Union([Type.Literal('delivery'), Type.Literal('bank_transfer'), Type.Literal('card')]),
+      { uniqueItems: true, maxItems: 3, description: 'Payment methods offered at checkout (payWay codes)' },
+    ),
+    default: ['delivery', 'bank_transfer', 'card'] as ('delivery' | 'bank_transfer' | 'card')[],
+  },
+  payment_capture_mode: {
+    schema: Type.Union([Type.Literal('automatic'), Type.Literal('manual')], {
+      description:
+        'Card payments: taken at the order (automatic) or authorized, then captured at the first shipment',
+    }),
+    default: 'automatic' as 'automatic' | 'manual',
+  },
   stock_low_threshold: {
     schema: Type.Integer({
       minimum: 0,

@@ -1,0 +1,29 @@
+import type { OrderPaymentPort } from '../payments/webhook.service.ts';
+import { setPayment } from './after-order.repo.ts';
+import { findOrder } from './order.repo.ts';
+import { paymentStateOf } from './payments.ts';
+import { movePayment } from './payment-states.ts';
+
+// The order's side of a card provider's event (docs/payments.md): the payments module decides
+// what the event means; this moves the order's own payment state by the same machine as every
+// other payment (payment-states.ts). No admin acts, so nothing is audited.
+
+export const orderPaymentPort: OrderPaymentPort = {
+  async lockOrder(tx, orderId) {
+    const order = await findOrder(tx, orderId, undefined, true);
+    if (!order) return undefined;
+    return {
+      status: order.status,
+      paymentStatus: order.paymentStatus,
+      total: order.total,
+      currency: order.currency,
+    };
+  },
+  async apply(tx, orderId, decision) {
+    if (decision.kind !== 'paid') return;
+    const order = await findOrder(tx, orderId);
+    if (!order) return;
+    const outcome = movePayment(paymentStateOf(order), { kind: 'paid' });
+    if (outcome.ok) await setPayment(tx, orderId, outcome.state, true);
+  },
+};

@@ -1,0 +1,86 @@
+import type { Static } from '@sinclair/typebox';
+import { eq } from 'drizzle-orm';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../http/errors.ts';
+import { fromCents } from '../../lib/money.ts';
+import { idempotencyKeyFor } from './idempotency.ts';
+import type { CardPaymentJson } from './payments.schemas.ts';
+import { cardPayment, paymentRefund } from './payments.tables.ts';
+import { cardProvider } from './providers/index.ts';
+
+// An order's card payment as the payments module keeps it: created with the order, moved by the
+// provider's verified events (webhook.service.ts), shown with the order.
+
+export type CardPaymentJsonType = Static<typeof CardPaymentJson>;
+
+export interface OrderToPay {
+  id: number;
+  /** The order total in cents. */
+  total: number;
+  currency: string;
+}
+
+/** Who may see and confirm an order's intent. */
+export function ownerOf(customerId: number | null): string {
+  return customerId === null ? 'guest' : `customer:${customerId}`;
+}
+
+/**
+ * Creates the order's intent at the card provider, in the order's transaction, under a key derived
+ * from the order: a place-order replayed by its Idempotency-Key answers the stored payment and
+ * never reaches this, and a creation retried by the provider's client makes no second intent.
+ */
+export async function startCardPayment(
+  tx: Db,
+  config: Config,
+  order: OrderToPay,
+  customerId: number | null,
+  captureMode: 'automatic' | 'manual',
+): Promise<CardPaymentJsonType> {
+  const provider = cardProvider(config, tx);
+  if (!provider) throw new AppError('PAYWAY_INVALID', 'card payments are not offered');
+  const owner = ownerOf(customerId);
+  const intent = await provider.createIntent({
+    orderId: order.id,
+    amountCents: order.total,
+    currency: order.currency,
+    captureMode,
+    owner,
+    idempotencyKey: idempotencyKeyFor(order.id, 'intent'),
+  });
+  await tx.insert(cardPayment).values({
+    orderId: order.id,
+    provider: provider.name,
+    intentId: intent.intentId,
+    clientSecret: intent.clientSecret,
+    status: intent.status,
+    amount: order.total,
+    currency: order.currency,
+    owner,
+  });
+  return { provider: provider.name, ...intent, refunds: [] };
+}
+
+/** The card payment of an order as the order answers it, or undefined for other payment methods. */
+export async function cardPaymentOf(db: Db, orderId: number): Promise<CardPaymentJsonType | undefined> {
+  const [row] = await db.select().from(cardPayment).where(eq(cardPayment.orderId, orderId));
+  if (!row) return undefined;
+  const refunds = await db
+    .select()
+    .from(paymentRefund)
+    .where(eq(paymentRefund.orderId, orderId))
+    .orderBy(paymentRefund.seq);
+  return {
+    provider: row.provider,
+    intentId: row.intentId,
+    clientSecret: row.clientSecret,
+    status: row.status,
+    refunds: refunds.map((r) => ({
+      amount: fromCents(r.amount),
+      status: r.status,
+      providerRefundId: r.providerRefundId,
+      at: r.createdAt.toISOString(),
+    })),
+  };
+}

@@ -1,0 +1,16 @@
+import { type Config, cardProviderOf } from '../../../config.ts';
+import type { Db } from '../../../db/client.ts';
+import type { PaymentProvider } from './provider.ts';
+import { testProvider } from './test.ts';
+
+/** The provider named in a webhook URL or on an order, when this shop runs it; else undefined. */
+export function providerNamed(name: string, config: Config, db: Db): PaymentProvider | undefined {
+  if (name !== cardProviderOf(config)) return undefined;
+  if (name === 'test') return testProvider(db, config);
+  return undefined;
+}
+
+/** The provider that serves payWay "card" now. */
+export function cardProvider(config: Config, db: Db): PaymentProvider | undefined {
+  return providerNamed(cardProviderOf(config), config, db);
+}

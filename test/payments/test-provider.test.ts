@@ -62,7 +62,7 @@ describe('card payments through the test provider', () => {
     )[0]?.status;
   function signed(payload: Record<string, unknown>, at = new Date()) {
     const raw = JSON.stringify(payload);
-    return { raw, signature: signEvent(raw, testProviderSecret(t.config), at) };
+    return { raw, signature: signEvent(raw, testProviderSecret(t.app.tokens), at) };
   }
   const postEvent = (raw: string, signature?: string) =>
     t.app.inject({
@@ -164,7 +164,10 @@ describe('card payments through the test provider', () => {
       data: { intentId: order.payment.intentId, orderId: order.id, amount: 2489, currency: 'eur' },
     };
     const { raw, signature } = signed(payload);
-    const forged = await postEvent(raw, signature.replace(/v1=(.)/, (_, c) => `v1=${c === '0' ? '1' : '0'}`));
+    const forged = await postEvent(
+      raw,
+      signature.replace(/v1=(.)/, (_, c) => `v1=${c === '0' ? '1' : '0'}`),
+    );
     assert.equal(forged.statusCode, 400);
     assert.equal(forged.json().error.code, 'PAYMENT_EVENT_INVALID');
     assert.equal((await postEvent(raw)).statusCode, 400);

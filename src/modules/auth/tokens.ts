@@ -1,4 +1,11 @@
-import { createHash, createSecretKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createSecretKey,
+  randomBytes,
+  randomUUID,
+  type KeyObject,
+  createHmac,
+} from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 
 export type AuthContext = 'admin' | 'customer';
@@ -44,6 +51,14 @@ export class AccessTokens {
 
   constructor(private readonly settings: TokenSettings) {
     this.key = createSecretKey(Buffer.from(settings.secret, 'utf8'));
+  }
+
+  /**
+   * A key for another purpose (a test provider's event signatures), derived from the signing
+   * secret: shared by every instance, never stored, and useless for signing tokens.
+   */
+  derivedKey(purpose: string): string {
+    return createHmac('sha256', this.settings.secret).update(purpose).digest('hex');
   }
 
   private audience(ctx: AuthContext): string {

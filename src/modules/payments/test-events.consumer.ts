@@ -18,7 +18,7 @@ interface TestEventJob {
 }
 
 export const testPaymentEventsConsumer: OutboxConsumerFactory<TestEventJob> = (app) => {
-  const secret = testProviderSecret(app.config);
+  const secret = testProviderSecret(app.tokens);
   return {
     queue: TEST_EVENTS_QUEUE,
     jobBoundMs: 10_000,

@@ -5,6 +5,7 @@ import { Envelope, ok } from '../../http/envelope.ts';
 import { errorResponse } from '../../http/openapi.ts';
 import { WebhookAnswer } from './payments.schemas.ts';
 import { providerNamed } from './providers/index.ts';
+import { testProviderSecret } from './providers/test.ts';
 import { type OrderPaymentPort, receivePaymentEvent } from './webhook.service.ts';
 
 /** A provider's event body may be this large; larger is 413 before it is read. */
@@ -13,6 +14,7 @@ const EVENT_BODY_LIMIT = 1024 * 1024;
 /** POST /rest/payments/{provider}/webhook, with the orders' side passed in (src/modules/index.ts). */
 export function paymentWebhookRoutes(orders: OrderPaymentPort): FastifyPluginAsyncTypebox {
   return async (app) => {
+    const keys = { testEventSecret: testProviderSecret(app.tokens) };
     // The signature covers the bytes as sent: this route reads its body as text, not parsed.
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
@@ -35,11 +37,11 @@ export function paymentWebhookRoutes(orders: OrderPaymentPort): FastifyPluginAsy
         config: { access: access.public() },
       },
       async (request) => {
-        const provider = providerNamed(request.params.provider, app.config, app.db);
+        const provider = providerNamed(request.params.provider, app.config, app.db, keys);
         const header = provider ? request.headers[provider.signatureHeader] : undefined;
         return ok(
           await receivePaymentEvent(
-            { db: app.db, config: app.config, orders },
+            { db: app.db, config: app.config, orders, keys },
             {
               provider: request.params.provider,
               rawBody: request.body,

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { type CardPaymentStatus, decideEvent, type EventDecision } from './payment-events.ts';
 import { cardPayment, paymentEvent } from './payments.tables.ts';
-import { providerNamed } from './providers/index.ts';
+import { type PaymentKeys, providerNamed } from './providers/index.ts';
 
 // A provider's event, the one way an order learns how its card payment went (docs/payments.md):
 // verified over the raw body, processed once per event id, decided against the order as it stands
@@ -27,10 +27,10 @@ export interface WebhookOutcome {
 }
 
 export async function receivePaymentEvent(
-  deps: { db: Db; config: Config; orders: OrderPaymentPort },
+  deps: { db: Db; config: Config; orders: OrderPaymentPort; keys: PaymentKeys },
   input: { provider: string; rawBody: string; signature: string | undefined; now: Date },
 ): Promise<WebhookOutcome> {
-  const provider = providerNamed(input.provider, deps.config, deps.db);
+  const provider = providerNamed(input.provider, deps.config, deps.db, deps.keys);
   if (!provider) throw new AppError('NOT_FOUND', `no payment provider "${input.provider}" here`);
   const check = provider.verifyEvent(input.rawBody, input.signature, input.now);
   if (check !== 'valid') throw new AppError('PAYMENT_EVENT_INVALID', `the event's signature is ${check}`);

@@ -3,10 +3,20 @@ import type { Db } from '../../../db/client.ts';
 import type { PaymentProvider } from './provider.ts';
 import { testProvider } from './test.ts';
 
+/** Secrets the providers verify events with, made once where events arrive. */
+export interface PaymentKeys {
+  testEventSecret: string;
+}
+
 /** The provider named in a webhook URL or on an order, when this shop runs it; else undefined. */
-export function providerNamed(name: string, config: Config, db: Db): PaymentProvider | undefined {
+export function providerNamed(
+  name: string,
+  config: Config,
+  db: Db,
+  keys?: PaymentKeys,
+): PaymentProvider | undefined {
   if (name !== cardProviderOf(config)) return undefined;
-  if (name === 'test') return testProvider(db, config);
+  if (name === 'test') return testProvider(db, keys?.testEventSecret);
   return undefined;
 }
 

@@ -1,6 +1,5 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Config } from '../../../config.ts';
 import type { Db } from '../../../db/client.ts';
 import type { CardPaymentStatus } from '../payment-events.ts';
 import { testPaymentEvent, testPaymentIntent } from '../payments.tables.ts';
@@ -14,11 +13,12 @@ import type { IntentStatus, PaymentEvent, PaymentProvider, ProviderRefund } from
 
 export const TEST_SIGNATURE_HEADER = 'test-signature';
 
-/** The key its events are signed with: derived from the service's secret, never written anywhere. */
-export function testProviderSecret(config: Config): string {
-  return createHmac('sha256', config.auth.secret || 'test-provider-development')
-    .update('payments.test.webhook')
-    .digest('hex');
+/**
+ * The key its events are signed with: derived from the service's signing secret (the configured
+ * one, or the one generated at the first start and kept in the database), never written anywhere.
+ */
+export function testProviderSecret(tokens: { derivedKey(purpose: string): string }): string {
+  return tokens.derivedKey('payments.test.webhook');
 }
 
 const token = (bytes: number) => randomBytes(bytes).toString('base64url');
@@ -55,8 +55,8 @@ async function moveIntent(db: Db, intentId: string, from: CardPaymentStatus[], t
   return row;
 }
 
-export function testProvider(db: Db, config: Config): PaymentProvider {
-  const secret = testProviderSecret(config);
+/** `eventSecret`: given where events are verified (the webhook); without it every event is refused. */
+export function testProvider(db: Db, eventSecret?: string): PaymentProvider {
   return {
     name: 'test',
     signatureHeader: TEST_SIGNATURE_HEADER,
@@ -103,7 +103,7 @@ export function testProvider(db: Db, config: Config): PaymentProvider {
     },
     async refund(intentId, amountCents, idempotencyKey): Promise<ProviderRefund> {
       // The refund's id is derived from its key: the same key names the same refund, taken once.
-      const providerRefundId = `re_test_${createHmac('sha256', secret).update(idempotencyKey).digest('hex').slice(0, 24)}`;
+      const providerRefundId = `re_test_${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 24)}`;
       await db
         .update(testPaymentIntent)
         .set({
@@ -120,7 +120,7 @@ export function testProvider(db: Db, config: Config): PaymentProvider {
       return { providerRefundId, status: 'succeeded' };
     },
     verifyEvent(rawBody, signature, now) {
-      return checkEventSignature(rawBody, signature, secret, now);
+      return eventSecret === undefined ? 'forged' : checkEventSignature(rawBody, signature, eventSecret, now);
     },
     parseEvent(rawBody) {
       const event = JSON.parse(rawBody) as TestEventData;

@@ -56,8 +56,8 @@ function accountKey(body: LoginBodyType): string {
 type TypedApp = Parameters<FastifyPluginAsyncTypebox>[0];
 const tags = ['auth'];
 
-/** Login, refresh and logout of one context. */
-function sessionRoutes(app: TypedApp, deps: AuthDeps, ctx: AuthContext, limits: LoginLimits): void {
+/** Login of one context, counted by its limits; a customer's guest cart follows. */
+function loginRoute(app: TypedApp, deps: AuthDeps, ctx: AuthContext, limits: LoginLimits): void {
   const login = ctx === 'admin' ? loginAdmin : loginCustomer;
   app.post(
     `/rest/auth/${ctx}/login`,
@@ -87,7 +87,10 @@ function sessionRoutes(app: TypedApp, deps: AuthDeps, ctx: AuthContext, limits: 
       return { ...pair, device_token: await limits.deviceToken(account) };
     },
   );
+}
 
+/** Refresh and logout of one context: the refresh token is the credential. */
+function refreshRoutes(app: TypedApp, deps: AuthDeps, ctx: AuthContext): void {
   app.post(
     `/rest/auth/${ctx}/refresh`,
     {
@@ -215,7 +218,10 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     admin: loginLimits(app, app.tokens, 'admin'),
     customer: loginLimits(app, app.tokens, 'customer'),
   };
-  for (const ctx of CONTEXTS) sessionRoutes(app, deps, ctx, limits[ctx]);
+  for (const ctx of CONTEXTS) {
+    loginRoute(app, deps, ctx, limits[ctx]);
+    refreshRoutes(app, deps, ctx);
+  }
   profileRoutes(app, deps);
   customerAccountRoutes(app, deps, limits.customer);
   selfServiceRoutes(app, deps, limits);

@@ -59,7 +59,7 @@ function profileChangeRoute(app: TypedApp, deps: AuthDeps, limits: Record<AuthCo
   );
 }
 
-/** Codes e-mailed to a customer: password reset and e-mail verification. */
+/** A customer's password reset: the code asked for, and used. */
 function customerCodeRoutes(app: TypedApp, resets: ResetCounters): void {
   app.post(
     '/rest/auth/customer/password-reset',
@@ -101,7 +101,9 @@ function customerCodeRoutes(app: TypedApp, resets: ResetCounters): void {
       return okOnly();
     },
   );
+}
 
+function verifyEmailRoute(app: TypedApp, resets: ResetCounters): void {
   app.post(
     '/rest/auth/customer/verify-email',
     {
@@ -187,5 +189,6 @@ export function selfServiceRoutes(
   };
   profileChangeRoute(app, deps, limits);
   customerCodeRoutes(app, resets);
+  verifyEmailRoute(app, resets);
   adminPasswordRoutes(app, limits, resets);
 }

@@ -12,10 +12,11 @@ export {
   PageQuery,
   paginationOf,
 } from './pagination.ts';
-export { itemEntity, listEntities, showEntity } from './read.service.ts';
-export type { Row } from './repo.ts';
+export { planList, planOf, planOne } from './list-query.ts';
+export { itemEntity, listEntities, readVersions, showEntity, VersionedCache } from './read.service.ts';
+export { type Row, versionsJson } from './repo.ts';
 export { registerResource, requestContext } from './routes.ts';
 export { Id, IdParams, itemSchema, listResponse, oneResponse } from './schemas.ts';
-export { CUSTOMER_ID } from './sql.ts';
+export { CUSTOMER_ID, filterConditions, searchCondition, visibility } from './sql.ts';
 export * from './types.ts';
 export { createEntity, deleteEntity, updateEntity } from './write.service.ts';

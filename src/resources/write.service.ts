@@ -165,9 +165,7 @@ async function auditStart(
 }
 
 function ownerConditions(rctx: RequestContext, resource: Resource) {
-  return rctx.caller.kind === 'customer'
-    ? visibility(resource, { ...rctx, scope: 'customer', settings: null }, true)
-    : [];
+  return rctx.caller.kind === 'customer' ? visibility(resource, { ...rctx, scope: 'customer' }, true) : [];
 }
 
 export async function createEntity(

@@ -94,7 +94,7 @@ function prefixedFilters(f: FieldInfo, raw: Record<string, unknown>, details: Er
   }
   const filters: Filter[] = [];
   for (const key of keys) {
-    const filter = equality(f, raw[key] as string, details);
+    const filter = equality(f, String(raw[key]), details);
     if (filter) filters.push({ ...filter, arg: key.slice(prefix.length) });
   }
   return filters;
@@ -144,7 +144,9 @@ export function parseWith(resource: Resource, text: unknown, scope: Scope): With
         node.set(name, child);
       }
       node = child;
-      current = current.def.relations![name].target();
+      const relation = current.def.relations?.[name];
+      if (!relation) break;
+      current = relation.target();
     }
   }
   return tree;

@@ -151,7 +151,8 @@ async function rememberedPage(plan: ListPlan): Promise<Page> {
     if (versionOf(plan, page.versions) === kept.version && page.perPage === kept.perPage) return page;
   }
   const page = await readPage(plan);
-  const ids = (JSON.parse(page.rows) as { id: number }[]).map((row) => row.id);
+  const rows: { id: number }[] = JSON.parse(page.rows);
+  const ids = rows.map((row) => row.id);
   rankedPages.set(plan.ctx.db, key, { version: versionOf(plan, page.versions), perPage: page.perPage, ids });
   return page;
 }
@@ -175,7 +176,8 @@ export async function listEntities(
 /** The first row of a one-row plan's page, parsed; 404 `message` when there is none. */
 async function firstOf(plan: ListPlan, message: string): Promise<OneResult> {
   const page = await readPage(plan);
-  const [row] = JSON.parse(page.rows) as Row[];
+  const rows: Row[] = JSON.parse(page.rows);
+  const [row] = rows;
   if (!row) throw new AppError('NOT_FOUND', message);
   return { success: true, data: row };
 }

@@ -119,7 +119,7 @@ export function countStatement(db: Db, plan: ListPlan) {
 /** Values are keyed by the table's column keys. */
 export async function insertRow(db: Db, resource: Resource, values: Row): Promise<number> {
   const rows = await db.insert(resource.def.table).values(values).returning({ id: resource.idColumn });
-  return rows[0].id as number;
+  return Number(rows[0]?.id);
 }
 
 /** Updates one row the caller may reach (`where`); false when there is none. */

@@ -4,7 +4,7 @@ import { type Access, access } from '../http/access.ts';
 import type { AuditDeclaration } from '../http/audit.ts';
 import { SuccessOnly } from '../http/envelope.ts';
 import { errorResponse } from '../http/openapi.ts';
-import { type CachePolicy, cachingHook } from './caching.ts';
+import { cachingHook } from './caching.ts';
 import { limitAsSent } from './pagination.ts';
 import { itemEntity, listEntities, showEntity } from './read.service.ts';
 import {
@@ -68,7 +68,8 @@ function readAccess(resource: Resource): Access {
 
 /** Who may write, and the audit log's entity (write.service.ts records every admin's write itself). */
 function writeConfig(resource: Resource): { access: Access; audit: AuditDeclaration } {
-  const write = resource.def.write!;
+  const write = resource.def.write;
+  if (!write) throw new Error(`${resource.name}: no writes declared`);
   const who = write.owner ? access.customerOrAdmin(...write.roles) : access.admin(...write.roles);
   return { access: who, audit: { entity: resource.def.entity } };
 }
@@ -87,19 +88,40 @@ type Query = Record<string, unknown>;
 interface ById {
   Params: { id: number };
 }
+/** What the routes of one resource share: tags, caching, schemas and the words of their summaries. */
+interface RouteParts {
+  tags: string[];
+  onSend: ReturnType<typeof cachingHook>;
+  /** The document describes every nesting `with` can ask for (the fuzzer checks answers against it). */
+  doc: TSchema;
+  oneSerializers: Serializers;
+  notFound: TSchema;
+  /** The resource in the plural ("products") and one of it ("a product"). */
+  who: string;
+  one: string;
+}
+
 /** Registers the resource's routes on `app` (a module's plugin instance). */
 export function registerResource(app: FastifyInstance, resource: Resource): void {
-  const { path, def } = resource;
-  const tags = [def.domain];
-  const policy: CachePolicy = def.publicCache ? 'public' : 'private';
-  const onSend = cachingHook(policy);
-  // The document describes every nesting `with` can ask for (the fuzzer checks answers against it).
-  const doc = itemSchema(resource, 'backend', undefined, true);
-  const oneSerializers = perScope((s) => oneResponse(itemSchema(resource, s)));
-  const withOnly = Type.Object({ with: querySchema(resource, false).properties.with });
-  const notFound = errorResponse(404);
+  const { def } = resource;
   const who = def.description ?? resource.name;
-  const one = oneOf(who);
+  const parts: RouteParts = {
+    tags: [def.domain],
+    onSend: cachingHook(def.publicCache ? 'public' : 'private'),
+    doc: itemSchema(resource, 'backend', undefined, true),
+    oneSerializers: perScope((s) => oneResponse(itemSchema(resource, s))),
+    notFound: errorResponse(404),
+    who,
+    one: oneOf(who),
+  };
+  readRoutes(app, resource, parts);
+  writeRoutes(app, resource, parts);
+}
+
+/** The list: the page as the database wrote it (read.service.ts). */
+function listRoute(app: FastifyInstance, resource: Resource, parts: RouteParts): void {
+  const { path } = resource;
+  const { tags, onSend, doc, who } = parts;
   app.get<{ Querystring: Query }>(
     path,
     {
@@ -119,6 +141,14 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
       return reply.type(JSON_UTF8).send(await listEntities(requestContext(request), resource, request.query));
     },
   );
+}
+
+/** List, item and show. */
+function readRoutes(app: FastifyInstance, resource: Resource, parts: RouteParts): void {
+  const { path } = resource;
+  const { tags, onSend, doc, oneSerializers, notFound, who, one } = parts;
+  const withOnly = Type.Object({ with: querySchema(resource, false).properties.with });
+  listRoute(app, resource, parts);
   app.get<{ Querystring: Query }>(
     `${path}/item`,
     {
@@ -158,30 +188,14 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
       return result;
     },
   );
+}
 
+/** Create, update and delete, as far as the resource allows them. */
+function writeRoutes(app: FastifyInstance, resource: Resource, parts: RouteParts): void {
+  const { path } = resource;
+  const { tags, onSend, doc, oneSerializers, notFound, one } = parts;
   const writeErrors = { 404: notFound, 409: errorResponse(409), 422: errorResponse(422) };
-  if (resource.operations.includes('create')) {
-    app.post<{ Body: Values }>(
-      path,
-      {
-        schema: {
-          tags,
-          summary: `Create ${one}`,
-          description: `Creates ${one} and answers it as a read would; unknown and read-only fields are refused (400).`,
-          body: createBody(resource),
-          response: { 201: oneResponse(doc), ...writeErrors },
-        },
-        config: writeConfig(resource),
-        preValidation: async (request) => refuseReadOnly(request.caller, resource, request.body, 'create'),
-        onSend,
-      },
-      async (request, reply) => {
-        const result = await createEntity(requestContext(request), resource, request.body);
-        serializeFor(request, reply, oneSerializers);
-        return reply.code(201).send(result);
-      },
-    );
-  }
+  if (resource.operations.includes('create')) createRoute(app, resource, parts, writeErrors);
   if (resource.operations.includes('update')) {
     app.patch<ById & { Body: Values }>(
       `${path}/:id`,
@@ -222,4 +236,34 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
       async (request) => deleteEntity(requestContext(request), resource, request.params.id),
     );
   }
+}
+
+function createRoute(
+  app: FastifyInstance,
+  resource: Resource,
+  parts: RouteParts,
+  writeErrors: Record<number, TSchema>,
+): void {
+  const { path } = resource;
+  const { tags, onSend, doc, oneSerializers, one } = parts;
+  app.post<{ Body: Values }>(
+    path,
+    {
+      schema: {
+        tags,
+        summary: `Create ${one}`,
+        description: `Creates ${one} and answers it as a read would; unknown and read-only fields are refused (400).`,
+        body: createBody(resource),
+        response: { 201: oneResponse(doc), ...writeErrors },
+      },
+      config: writeConfig(resource),
+      preValidation: async (request) => refuseReadOnly(request.caller, resource, request.body, 'create'),
+      onSend,
+    },
+    async (request, reply) => {
+      const result = await createEntity(requestContext(request), resource, request.body);
+      serializeFor(request, reply, oneSerializers);
+      return reply.code(201).send(result);
+    },
+  );
 }

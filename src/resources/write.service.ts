@@ -107,7 +107,7 @@ async function inTransaction<T>(
   work: (ctx: WriteContext) => Promise<T>,
 ): Promise<T> {
   try {
-    return await rctx.db.transaction((tx) => work(writeContext(rctx, tx as unknown as Db)));
+    return await rctx.db.transaction((tx) => work(writeContext(rctx, tx)));
   } catch (err) {
     const mapped = mapDbError(err, resource, op);
     // A customer's own rows reference the customer: a missing one means the token outlived its account.

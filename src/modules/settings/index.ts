@@ -48,6 +48,7 @@ export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
       onSend: privateAnswer,
     },
     async () => {
+      // Not the resource list path: every registry key with its effective value, not rows of a table.
       const entries = await listSettings(app.db, app.config);
       return {
         success: true as const,

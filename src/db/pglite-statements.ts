@@ -34,6 +34,7 @@ export class PgliteStatements {
 
   /** Rows as arrays of column values, in select order. */
   async execute(name: string, text: string, params: readonly unknown[]): Promise<unknown[][]> {
+    if (name === '') return this.executeUnnamed(text, params);
     let prepared = this.prepared.get(name);
     if (!prepared) {
       prepared = this.prepare(name, text);
@@ -42,16 +43,51 @@ export class PgliteStatements {
     }
     const columnTypes = await prepared;
     this.logger?.logQuery(text);
+    const { messages } = await this.inTurn(
+      concat(this.bindAndExecute(name, params), this.wire.protocol.serialize.sync()),
+    );
+    return this.rowsOf(messages, columnTypes);
+  }
+
+  /**
+   * A statement kept by no name (its text holds values seen once, a search's words): parsed,
+   * described, bound and executed in the same one exchange, so no other statement comes between.
+   */
+  private async executeUnnamed(text: string, params: readonly unknown[]): Promise<unknown[][]> {
+    this.logger?.logQuery(text);
+    const { serialize, messages: kinds } = this.wire.protocol;
+    const { messages } = await this.inTurn(
+      concat(
+        serialize.parse({ name: '', text }),
+        serialize.describe({ type: 'S', name: '' }),
+        this.bindAndExecute('', params),
+        serialize.sync(),
+      ),
+    );
+    const description = messages.find((m) => m instanceof kinds.RowDescriptionMessage);
+    const columnTypes =
+      description instanceof kinds.RowDescriptionMessage ? description.fields.map((f) => f.dataTypeID) : [];
+    return this.rowsOf(messages, columnTypes);
+  }
+
+  private bindAndExecute(name: string, params: readonly unknown[]): Uint8Array {
     const { serialize } = this.wire.protocol;
-    const message = concat(
+    return concat(
       serialize.bind({ statement: name, values: params.map(parameterText) }),
       serialize.execute({}),
-      serialize.sync(),
     );
+  }
+
+  /** One exchange in its own turn of the event loop (see `turns`). */
+  private inTurn(message: Uint8Array) {
     const run = this.turns.then(nextTurn).then(() => this.exchange(message));
     this.turns = run.then(noop, noop);
+    return run;
+  }
+
+  private rowsOf(messages: readonly unknown[], columnTypes: number[]): unknown[][] {
     const rows: unknown[][] = [];
-    for (const message of (await run).messages) {
+    for (const message of messages) {
       if (message instanceof this.wire.protocol.messages.DataRowMessage) {
         rows.push(
           message.fields.map((field, i) =>

@@ -23,7 +23,7 @@ export type Build<R> = (db: Db) => Preparable<R>;
 
 /** What an engine does better than a prepared drizzle query for all-JSON rows. */
 export interface JsonEngine {
-  /** Rows as arrays of column values, in select order. */
+  /** Rows as arrays of column values, in select order; the name '' runs the text unnamed, parsed again. */
   execute(name: string, text: string, params: readonly unknown[]): Promise<unknown[][]>;
 }
 
@@ -66,9 +66,13 @@ export function run<R>(
   values: Record<string, unknown> = {},
   once = false,
 ): Promise<R> {
-  // Unnamed: planned for this execution and not kept, for a text seen once (a search's words).
-  if (once) return build(db).prepare('').execute(values);
-  if (isTransaction(db)) return build(db).prepare(name).execute(values);
+  if (isTransaction(db))
+    return build(db)
+      .prepare(once ? '' : name)
+      .execute(values);
+  // Unnamed (a text holding a search's words): planned by the server for each execution and never
+  // kept there, so no plan accumulates per text of q; the built query is kept here like any other.
+  if (once) return cached(db, `once:${name}`, () => build(db).prepare('')).execute(values);
   return cached(db, name, () => build(db).prepare(name)).execute(values);
 }
 
@@ -93,13 +97,14 @@ export async function runJson<R extends Record<string, unknown>>(
   values: Record<string, unknown> = {},
   once = false,
 ): Promise<R[]> {
-  const engine = isTransaction(db) || once ? undefined : engines.get(db);
+  const engine = isTransaction(db) ? undefined : engines.get(db);
   if (!engine) return run(db, name, build, values, once);
-  const statement = cached(db, name, () => {
+  const statement = cached(db, once ? `once:${name}` : name, () => {
     const { sql: text, params } = build(db).toSQL();
     return {
       execute: async (vals: Record<string, unknown> = {}) => {
-        const rows = await engine.execute(name, text, fillPlaceholders(params, vals));
+        // The engine keeps a named statement parsed; an unnamed one is parsed with each call.
+        const rows = await engine.execute(once ? '' : name, text, fillPlaceholders(params, vals));
         return rows.map((row) => Object.fromEntries(columns.map((column, i) => [column, row[i]])) as R);
       },
     };

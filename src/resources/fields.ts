@@ -83,7 +83,7 @@ function parseDecimal(text: string): number {
 
 function cents(value: unknown): number {
   try {
-    return toCents(value as number);
+    return toCents(Number(value));
   } catch {
     throw new FieldError('must be an amount with at most two decimals');
   }
@@ -101,7 +101,7 @@ function defined<T extends Record<string, unknown>>(options: T): T {
 /** Arrays are selected as JSON text: JSON.parse is much cheaper than the drivers' array parsers. */
 const arrayAsJson = {
   select: (column: PgColumn) => sql`array_to_json(${column})::text`,
-  fromDb: (v: unknown) => (typeof v === 'string' ? (JSON.parse(v) as unknown) : v),
+  fromDb: (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : v),
 };
 
 function bounds(o: FieldOptions, min: number, max: number) {
@@ -135,7 +135,7 @@ export const field = {
       {
         output: Type.Number(),
         input: Type.Number(bounds(o, 0, MONEY_MAX)),
-        fromDb: (v) => (v === null ? null : fromCents(v as number)),
+        fromDb: (v) => (v === null ? null : fromCents(Number(v))),
         // Exact decimal text (1999 → 19.99, 2000 → 20.00): the same JSON number as fromCents. An
         // integer times 0.01 is a numeric of scale 2, exact and cheaper than a division and round.
         json: (c) => sql`(${c} * 0.01)`,
@@ -185,7 +185,7 @@ export const field = {
       if (Number.isNaN(ms)) throw new FieldError('must be an ISO 8601 date');
       return new Date(ms);
     };
-    const toDb = (v: unknown) => (v === null ? null : new Date(v as string));
+    const toDb = (v: unknown) => (v === null ? null : new Date(String(v)));
     // In JSON rows the database writes the same ISO text that Date#toISOString gives (UTC, milliseconds).
     const json = (c: PgColumn) => sql`to_char(${c} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
     return build(

@@ -1,6 +1,5 @@
 // The resource framework: one definition per entity drives its routes, queries and schemas.
 export { type CachePolicy, cachingHook } from './caching.ts';
-export { countKey, VersionedCache } from './count-cache.ts';
 export { defineResource } from './define.ts';
 export { FieldError, field, type FieldOptions, INT32_MAX } from './fields.ts';
 export { type FilterOptions, filterable, filterParam, parseBoolean, parseOneOf } from './filters.ts';
@@ -13,18 +12,15 @@ export {
   PageQuery,
   paginationOf,
 } from './pagination.ts';
-export { type Filter, parseListQuery } from './list-query.ts';
-export { itemEntity, listEntities, showEntity } from './read.service.ts';
-export { readVersions, type Row, versionsJson } from './repo.ts';
+export { planList, planOf, planOne } from './list-query.ts';
+export { itemEntity, listEntities, readVersions, showEntity, VersionedCache } from './read.service.ts';
+export { type Row, versionsJson } from './repo.ts';
 export { registerResource, requestContext } from './routes.ts';
 export { createBody, Id, IdParams, itemSchema, querySchema } from './schemas.ts';
 export {
   CUSTOMER_ID,
   filterConditions,
-  paramValues,
   searchCondition,
-  searchOnce,
-  searchShape,
   visibility,
 } from './sql.ts';
 export * from './types.ts';

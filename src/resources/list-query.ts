@@ -1,41 +1,26 @@
 import { AppError, type ErrorDetail } from '../http/errors.ts';
 import { FieldError } from './fields.ts';
-import { MAX_RELATION_DEPTH, RANGE_OPS, type RangeOp, relationAllowed } from './schemas.ts';
-import { canRead, type FieldInfo, type Resource, relationOf, type Scope } from './types.ts';
+import { MAX_RELATION_DEPTH, RANGE_OPS, relationAllowed } from './schemas.ts';
+import {
+  canRead,
+  type FieldInfo,
+  type Filter,
+  type ListPlan,
+  type ListQuery,
+  type ParsedSearch,
+  type ReadContext,
+  type RequestContext,
+  type Resource,
+  type Scope,
+  type SortTerm,
+  scopeOf,
+  type WithTree,
+} from './types.ts';
 
-// The query string of a list or item read, parsed against the resource's field table. Keys are
+// The query string of a read, parsed once per request against the resource's field table into
+// the plan every later step takes (the statement's shape and values, the cache keys). Keys are
 // looked up by name (`price[gte]` arrives as a literal key); nothing is ever evaluated, and only
 // declared fields the caller may read become conditions. Anything else is ignored.
-
-export type FilterOp = 'eq' | 'in' | 'null' | RangeOp;
-
-export interface Filter {
-  field: FieldInfo;
-  op: FilterOp;
-  value: unknown;
-  /** The `<arg>` of a prefixed parameter (`option.Size` → `Size`). */
-  arg?: string;
-}
-
-export interface SortTerm {
-  field: FieldInfo;
-  desc: boolean;
-}
-
-/** Relations to embed: name → nested relations of the target. */
-export type WithTree = Map<string, WithTree>;
-
-export interface ListQuery {
-  page: number;
-  /** As sent; 0 or absent means the default. */
-  limit: number;
-  filters: Filter[];
-  sort: SortTerm[];
-  search: string | null;
-  /** Order by the search's relevance first: q given without sort, or sort=relevance. */
-  relevance: boolean;
-  with: WithTree;
-}
 
 /** At most this many values in one any-of filter (a,b,c). */
 const MAX_ANY_OF = 100;
@@ -109,7 +94,7 @@ function prefixedFilters(f: FieldInfo, raw: Record<string, unknown>, details: Er
   }
   const filters: Filter[] = [];
   for (const key of keys) {
-    const filter = equality(f, raw[key] as string, details);
+    const filter = equality(f, String(raw[key]), details);
     if (filter) filters.push({ ...filter, arg: key.slice(prefix.length) });
   }
   return filters;
@@ -159,7 +144,9 @@ export function parseWith(resource: Resource, text: unknown, scope: Scope): With
         node.set(name, child);
       }
       node = child;
-      current = relationOf(current, name).target();
+      const relation = current.def.relations?.[name];
+      if (!relation) break;
+      current = relation.target();
     }
   }
   return tree;
@@ -189,4 +176,104 @@ export function parseListQuery(resource: Resource, raw: Record<string, unknown>,
     relevance: search !== null && sort.relevance && resource.def.search !== undefined,
     with: parseWith(resource, raw.with, scope),
   };
+}
+
+/** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** q as the resource's own search reads it, else one ILIKE pattern over the searchable fields. */
+function searchOf(resource: Resource, search: string | null): ParsedSearch | null {
+  if (search === null) return null;
+  const own = resource.def.search;
+  return own ? own.parse(search) : { shape: 'ilike', values: { q: likePattern(search) } };
+}
+
+/** The part of a statement's shape a relation tree decides. */
+export function relationsShape(tree: WithTree): string {
+  return [...tree].map(([name, sub]) => (sub.size > 0 ? `${name}(${relationsShape(sub)})` : name)).join(',');
+}
+
+function shapeOf(resource: Resource, ctx: ReadContext, query: ListQuery, search: ParsedSearch | null) {
+  const filters = query.filters.map((f) => `${f.field.name}${f.op}`).join(',');
+  const sort = query.sort.map((t) => `${t.desc ? '-' : ''}${t.field.name}`).join(',');
+  const rank = query.relevance ? 'rank,' : '';
+  const q = search ? `q:${search.shape}` : '';
+  return `${resource.name}|${ctx.scope}|${ctx.caller.kind}|${filters}|${q}|${rank}${sort}|${relationsShape(query.with)}`;
+}
+
+function valuesOf(ctx: ReadContext, query: ListQuery, search: ParsedSearch | null): Record<string, unknown> {
+  const values: Record<string, unknown> = {
+    customerId: ctx.caller.kind === 'customer' ? ctx.caller.customerId : null,
+  };
+  query.filters.forEach((filter, i) => {
+    values[`f${i}`] = filter.value;
+    if (filter.arg !== undefined) values[`f${i}a`] = filter.arg;
+  });
+  return search ? Object.assign(values, search.values) : values;
+}
+
+/** The cache key of a list's total, or null when the total cannot be cached. */
+function countKeyOf(resource: Resource, ctx: ReadContext, query: ListQuery): string | null {
+  if (!resource.def.countCache) return null;
+  // Owner-filtered totals are per customer; not worth a shared cache.
+  if (ctx.caller.kind === 'customer' && resource.ownerField) return null;
+  if (query.filters.some((f) => f.field.volatile)) return null;
+  const filters = query.filters
+    .map(
+      (f) =>
+        `${f.field.name}${f.arg === undefined ? '' : `.${JSON.stringify(f.arg)}`}:${f.op}:${JSON.stringify(f.value)}`,
+    )
+    .join('&');
+  const visibility = ctx.scope === 'backend' ? 'all' : 'storefront';
+  return `${resource.name}|${visibility}|${filters}|${query.search ?? ''}`;
+}
+
+/** The plan of a parsed query. */
+export function planOf(resource: Resource, ctx: ReadContext, query: ListQuery): ListPlan {
+  const search = searchOf(resource, query.search);
+  return {
+    resource,
+    ctx,
+    query,
+    search,
+    shape: shapeOf(resource, ctx, query, search),
+    values: valuesOf(ctx, query, search),
+    once: search?.once === true,
+    clamped: query.limit > 0 && ctx.scope !== 'backend',
+    countKey: countKeyOf(resource, ctx, query),
+  };
+}
+
+function readContext(rctx: RequestContext): ReadContext {
+  return { ...rctx, scope: scopeOf(rctx.caller) };
+}
+
+/** The plan of a list or item request: the query string parsed once. */
+export function planList(resource: Resource, rctx: RequestContext, raw: Record<string, unknown>): ListPlan {
+  const ctx = readContext(rctx);
+  return planOf(resource, ctx, parseListQuery(resource, raw, ctx.scope));
+}
+
+/** The plan of one record by id (`with` the only parameter read). */
+export function planOne(
+  resource: Resource,
+  rctx: RequestContext,
+  id: number,
+  raw: Record<string, unknown>,
+): ListPlan {
+  const ctx = readContext(rctx);
+  const idField = resource.field.get('id');
+  const filters: Filter[] = idField ? [{ field: idField, op: 'eq', value: id }] : [];
+  const query: ListQuery = {
+    page: 1,
+    limit: 1,
+    filters,
+    sort: [],
+    search: null,
+    relevance: false,
+    with: parseWith(resource, raw.with, ctx.scope),
+  };
+  return planOf(resource, ctx, query);
 }

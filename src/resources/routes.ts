@@ -4,7 +4,7 @@ import { type Access, access } from '../http/access.ts';
 import type { AuditDeclaration } from '../http/audit.ts';
 import { Envelope, ListEnvelope, SuccessOnly } from '../http/envelope.ts';
 import { errorResponse } from '../http/openapi.ts';
-import { type CachePolicy, cachingHook } from './caching.ts';
+import { cachingHook } from './caching.ts';
 import { operationIdsOf } from './operation-names.ts';
 import { limitAsSent } from './pagination.ts';
 import { itemEntity, listEntities, showEntity } from './read.service.ts';
@@ -62,7 +62,7 @@ function readAccess(resource: Resource): Access {
 /** Who may write, and the audit log's entity (write.service.ts records every admin's write itself). */
 function writeConfig(resource: Resource): { access: Access; audit: AuditDeclaration } {
   const write = resource.def.write;
-  if (!write) throw new Error(`${resource.name}: the resource takes no writes`);
+  if (!write) throw new Error(`${resource.name}: no writes declared`);
   const who = write.owner ? access.customerOrAdmin(...write.roles) : access.admin(...write.roles);
   return { access: who, audit: { entity: resource.def.entity } };
 }
@@ -81,27 +81,49 @@ type Query = Record<string, unknown>;
 interface ById {
   Params: { id: number };
 }
+/** What the routes of one resource share: tags, caching, schemas and the words of their summaries. */
+interface RouteParts {
+  tags: string[];
+  onSend: ReturnType<typeof cachingHook>;
+  /** The document describes every nesting `with` can ask for (the fuzzer checks answers against it). */
+  doc: TSchema;
+  oneSerializers: Serializers;
+  notFound: TSchema;
+  /** The resource in the plural ("products") and one of it ("a product"). */
+  who: string;
+  one: string;
+  /** The operationIds of its routes (operation-names.ts). */
+  ids: ReturnType<typeof operationIdsOf>;
+}
+
 /** Registers the resource's routes on `app` (a module's plugin instance). */
 export function registerResource(app: FastifyInstance, resource: Resource): void {
-  const { path, def } = resource;
-  const tags = [def.domain];
-  const ids = operationIdsOf(resource);
-  const policy: CachePolicy = def.publicCache ? 'public' : 'private';
-  const onSend = cachingHook(policy);
-  // The document describes every nesting `with` can ask for (the fuzzer checks answers against it).
-  const doc = itemSchema(resource, 'backend', undefined, true);
-  const listSerializers = perScope((s) => ListEnvelope(itemSchema(resource, s)));
-  const oneSerializers = perScope((s) => Envelope(itemSchema(resource, s)));
-  const withOnly = Type.Object({ with: querySchema(resource, false).properties.with });
-  const notFound = errorResponse(404);
+  const { def } = resource;
   const who = def.description ?? resource.name;
-  const one = oneOf(who);
+  const parts: RouteParts = {
+    tags: [def.domain],
+    onSend: cachingHook(def.publicCache ? 'public' : 'private'),
+    doc: itemSchema(resource, 'backend', undefined, true),
+    oneSerializers: perScope((s) => Envelope(itemSchema(resource, s))),
+    notFound: errorResponse(404),
+    who,
+    one: oneOf(who),
+    ids: operationIdsOf(resource),
+  };
+  readRoutes(app, resource, parts);
+  writeRoutes(app, resource, parts);
+}
+
+/** The list: the page as the database wrote it (read.service.ts). */
+function listRoute(app: FastifyInstance, resource: Resource, parts: RouteParts): void {
+  const { path } = resource;
+  const { tags, onSend, doc, who } = parts;
   app.get<{ Querystring: Query }>(
     path,
     {
       schema: {
         tags,
-        operationId: ids.list,
+        operationId: parts.ids.list,
         summary: `List ${who}`,
         description: `A page of ${who} (page, limit), narrowed by the field filters and q, ordered by sort; with embeds related records. Each caller gets the rows and fields their scope may read.`,
         querystring: querySchema(resource, true),
@@ -112,19 +134,24 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
       onSend,
     },
     async (request, reply) => {
-      const result = await listEntities(requestContext(request), resource, request.query);
       // JSON text built by the database from the caller's readable fields only: sent as it is.
-      if (typeof result === 'string') return reply.type(JSON_UTF8).send(result);
-      serializeFor(request, reply, listSerializers);
-      return result;
+      return reply.type(JSON_UTF8).send(await listEntities(requestContext(request), resource, request.query));
     },
   );
+}
+
+/** List, item and show. */
+function readRoutes(app: FastifyInstance, resource: Resource, parts: RouteParts): void {
+  const { path } = resource;
+  const { tags, onSend, doc, oneSerializers, notFound, who, one } = parts;
+  const withOnly = Type.Object({ with: querySchema(resource, false).properties.with });
+  listRoute(app, resource, parts);
   app.get<{ Querystring: Query }>(
     `${path}/item`,
     {
       schema: {
         tags,
-        operationId: ids.find,
+        operationId: parts.ids.find,
         summary: `Find the first ${one.replace(/^an? /, '')} matching the filters`,
         description: `The first of the ${who} the list's filters, q and sort select; 404 when none matches.`,
         querystring: querySchema(resource, false),
@@ -144,7 +171,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
     {
       schema: {
         tags,
-        operationId: ids.get,
+        operationId: parts.ids.get,
         summary: `Get ${one}`,
         description: `One of the ${who} by id; with embeds related records. 404 when there is none the caller may see.`,
         params: IdParams,
@@ -160,38 +187,21 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
       return result;
     },
   );
+}
 
+/** Create, update and delete, as far as the resource allows them. */
+function writeRoutes(app: FastifyInstance, resource: Resource, parts: RouteParts): void {
+  const { path } = resource;
+  const { tags, onSend, doc, oneSerializers, notFound, one } = parts;
   const writeErrors = { 404: notFound, 409: errorResponse(409), 422: errorResponse(422) };
-  if (resource.operations.includes('create')) {
-    app.post<{ Body: Values }>(
-      path,
-      {
-        schema: {
-          tags,
-          operationId: ids.create,
-          summary: `Create ${one}`,
-          description: `Creates ${one} and answers it as a read would; unknown and read-only fields are refused (400).`,
-          body: createBody(resource),
-          response: { 201: Envelope(doc), ...writeErrors },
-        },
-        config: writeConfig(resource),
-        preValidation: async (request) => refuseReadOnly(request.caller, resource, request.body, 'create'),
-        onSend,
-      },
-      async (request, reply) => {
-        const result = await createEntity(requestContext(request), resource, request.body);
-        serializeFor(request, reply, oneSerializers);
-        return reply.code(201).send(result);
-      },
-    );
-  }
+  if (resource.operations.includes('create')) createRoute(app, resource, parts, writeErrors);
   if (resource.operations.includes('update')) {
     app.patch<ById & { Body: Values }>(
       `${path}/:id`,
       {
         schema: {
           tags,
-          operationId: ids.update,
+          operationId: parts.ids.update,
           summary: `Update ${one}`,
           description: `Changes the fields sent (at least one) and answers the record; unknown and read-only fields are refused (400).`,
           params: IdParams,
@@ -215,7 +225,7 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
       {
         schema: {
           tags,
-          operationId: ids.delete,
+          operationId: parts.ids.delete,
           summary: `Delete ${one}`,
           description: `Deletes ${one}; 409 when other records still refer to it.`,
           params: IdParams,
@@ -227,4 +237,35 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
       async (request) => deleteEntity(requestContext(request), resource, request.params.id),
     );
   }
+}
+
+function createRoute(
+  app: FastifyInstance,
+  resource: Resource,
+  parts: RouteParts,
+  writeErrors: Record<number, TSchema>,
+): void {
+  const { path } = resource;
+  const { tags, onSend, doc, oneSerializers, one } = parts;
+  app.post<{ Body: Values }>(
+    path,
+    {
+      schema: {
+        tags,
+        operationId: parts.ids.create,
+        summary: `Create ${one}`,
+        description: `Creates ${one} and answers it as a read would; unknown and read-only fields are refused (400).`,
+        body: createBody(resource),
+        response: { 201: Envelope(doc), ...writeErrors },
+      },
+      config: writeConfig(resource),
+      preValidation: async (request) => refuseReadOnly(request.caller, resource, request.body, 'create'),
+      onSend,
+    },
+    async (request, reply) => {
+      const result = await createEntity(requestContext(request), resource, request.body);
+      serializeFor(request, reply, oneSerializers);
+      return reply.code(201).send(result);
+    },
+  );
 }

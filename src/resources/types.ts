@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Caller } from '../http/access.ts';
 import type { RoleId } from '../http/roles.ts';
+import type { RangeOp } from './schemas.ts';
 
 /** Who may read a field or a relation: the lowest scope (public, customer, backend); higher scopes see it too. */
 export type Scope = 'public' | 'customer' | 'backend';
@@ -24,10 +25,6 @@ export type Settings = Readonly<Record<string, unknown>>;
 
 /** How the resource layer reads the settings; the settings module provides it, the app passes it in. */
 export interface SettingsSource {
-  /** One SQL value, the stored settings as JSON: a storefront page of parsed rows reads it in its statement. */
-  storedJson(): SQL;
-  /** The effective settings from what `storedJson` answered. */
-  fromStored(stored: unknown): Settings;
   /**
    * One setting's effective value as SQL, so a statement applies the live value itself (the stored
    * one when it is valid, else the configured or default value, bound into the statement):
@@ -73,8 +70,6 @@ export type BooleanSetting = string;
 
 export interface ReadContext extends RequestContext {
   scope: Scope;
-  /** Loaded once per request when the resource or the list needs them; null otherwise. */
-  settings: Settings | null;
 }
 
 export interface WriteContext extends WriteRequestContext {
@@ -143,15 +138,23 @@ export interface FieldDef {
 export type FilterWhere = (ctx: ReadContext, op: 'eq' | 'in', value: SQL, arg: SQL) => SQL;
 
 /**
+ * q as a search reads it: the statement shape it needs (e.g. its words) and its placeholder values
+ * (named `q…`); `once`: the shape holds q itself, so its statements run unnamed and the server keeps
+ * no plan per text of q (src/db/statements.ts).
+ */
+export interface ParsedSearch {
+  shape: string;
+  values: Record<string, unknown>;
+  once?: boolean;
+}
+
+/**
  * A resource's own text search (products: every word, accents folded, a typo tolerated), instead
  * of the generic ILIKE over the searchable fields. One text of q gives one shape and its values.
  */
 export interface SearchDef {
-  /**
-   * The statement shape q needs (e.g. how many words) and its placeholder values (named `q…`);
-   * `once`: the shape holds q itself, so its statements run unnamed, never kept (src/db/statements.ts).
-   */
-  parse(q: string): { shape: string; values: Record<string, unknown>; once?: boolean };
+  /** q read once per request (the list plan keeps it); `where` and `rank` take its shape. */
+  parse(q: string): ParsedSearch;
   /** The condition of a shape, with the placeholders `parse` named. */
   where(shape: string): SQL;
   /** Relevance, higher first: the order when q is given without sort, or with sort=relevance. */
@@ -204,8 +207,6 @@ export interface ResourceDef {
   publicCache?: boolean;
   /** A version trigger covers the table (see versions.tables.ts): list totals may be cached. */
   countCache?: boolean;
-  /** Reads need the settings even for admins (e.g. a field a setting switches). */
-  usesSettings?: boolean;
   /** Text search of its own (q); without it q is ILIKE over the searchable fields. */
   search?: SearchDef;
   hooks?: ResourceHooks;
@@ -237,29 +238,54 @@ export interface Resource {
   operations: Operation[];
 }
 
-/** The resource's field `name`; a name the definition does not hold is a fault of the code. */
-export function fieldOf(resource: Resource, name: string): FieldInfo {
-  const field = resource.field.get(name);
-  if (!field) throw new Error(`${resource.name}: no field ${name}`);
-  return field;
+export type FilterOp = 'eq' | 'in' | 'null' | RangeOp;
+
+export interface Filter {
+  field: FieldInfo;
+  op: FilterOp;
+  value: unknown;
+  /** The `<arg>` of a prefixed parameter (`option.Size` → `Size`). */
+  arg?: string;
 }
 
-/** The column a field reads; the definition checked that key, owner and sort fields have one. */
-export function columnOf(field: FieldInfo): PgColumn {
-  if (!field.column) throw new Error(`field ${field.name} has no column`);
-  return field.column;
+export interface SortTerm {
+  field: FieldInfo;
+  desc: boolean;
 }
 
-/** What a field reads in SQL: its column, or the expression of a computed field. */
-export function readExpression(field: FieldInfo, ctx: ReadContext): SQL | PgColumn {
-  if (field.column) return field.column;
-  if (!field.expr) throw new Error(`field ${field.name} has neither a column nor an expression`);
-  return field.expr(ctx);
+/** Relations to embed: name → nested relations of the target. */
+export type WithTree = Map<string, WithTree>;
+
+export interface ListQuery {
+  page: number;
+  /** As sent; 0 or absent means the default. */
+  limit: number;
+  filters: Filter[];
+  sort: SortTerm[];
+  search: string | null;
+  /** Order by the search's relevance first: q given without sort, or sort=relevance. */
+  relevance: boolean;
+  with: WithTree;
 }
 
-/** The relation `name` of the resource; the `with` parser only lets declared names through. */
-export function relationOf(resource: Resource, name: string): RelationDef {
-  const relation = resource.def.relations?.[name];
-  if (!relation) throw new Error(`${resource.name}: no relation ${name}`);
-  return relation;
+/**
+ * One read as every later step takes it, made once per request: the parsed query, q as the
+ * resource's search read it, the statement's shape (everything that changes its SQL text, nothing
+ * that only changes values) and its placeholder values (filter i is `f<i>`, its prefix argument
+ * `f<i>a`, the caller `customerId`, the search `q…`). Statements are built from a plan only when
+ * their shape is new (repo.ts); a request binds `values`.
+ */
+export interface ListPlan {
+  resource: Resource;
+  ctx: ReadContext;
+  query: ListQuery;
+  search: ParsedSearch | null;
+  shape: string;
+  values: Record<string, unknown>;
+  /** The statements run unnamed: the shape holds q itself (see ParsedSearch). */
+  once: boolean;
+  /** The page size is a storefront caller's own limit, clamped to the live ceiling by the statement. */
+  clamped: boolean;
+  /** The key of the cached total (count-cache.ts), or null when it is always counted. */
+  countKey: string | null;
 }

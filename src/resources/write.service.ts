@@ -108,7 +108,7 @@ async function inTransaction<T>(
   work: (ctx: WriteContext) => Promise<T>,
 ): Promise<T> {
   try {
-    return await rctx.db.transaction((tx) => work(writeContext(rctx, tx as unknown as Db)));
+    return await rctx.db.transaction((tx) => work(writeContext(rctx, tx)));
   } catch (err) {
     const mapped = mapDbError(err, resource, op);
     // A customer's own rows reference the customer: a missing one means the token outlived its account.
@@ -166,9 +166,7 @@ async function auditStart(
 }
 
 function ownerConditions(rctx: RequestContext, resource: Resource) {
-  return rctx.caller.kind === 'customer'
-    ? visibility(resource, { ...rctx, scope: 'customer', settings: null }, true)
-    : [];
+  return rctx.caller.kind === 'customer' ? visibility(resource, { ...rctx, scope: 'customer' }, true) : [];
 }
 
 export async function createEntity(

@@ -7,16 +7,8 @@ import type { Caller } from '../../src/http/access.ts';
 import { categories } from '../../src/modules/catalog/catalog.tables.ts';
 import { facetsQuery } from '../../src/modules/catalog/facets.ts';
 import { productResource } from '../../src/modules/catalog/product.resource.ts';
-import { parseListQuery } from '../../src/resources/list-query.ts';
-import { countQuery, pageQuery, statePageQuery } from '../../src/resources/repo.ts';
-import {
-  jsonSelectionFor,
-  orderFor,
-  paramValues,
-  rankFor,
-  selectionFor,
-  whereFor,
-} from '../../src/resources/sql.ts';
+import { parseListQuery, planOf } from '../../src/resources/list-query.ts';
+import { countStatement, pageStatement } from '../../src/resources/repo.ts';
 import type { ReadContext, Scope } from '../../src/resources/types.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { insertProducts } from '../helpers/catalog-factories.ts';
@@ -171,52 +163,24 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
         if ('categoryId' in query) query.categoryId = String(categoryId);
         const caller: Caller =
           scope === 'public' ? { kind: 'guest' } : { kind: 'admin', sub: 'x', roles: [1] };
-        const settingsSource = t.app.settingsSource;
         const ctx: ReadContext = {
           db: t.database.db,
           config: t.config,
           caller,
           scope,
-          settings: null,
-          settingsSource,
+          settingsSource: t.app.settingsSource,
         };
-        const parsed = parseListQuery(productResource, query, scope);
-        const where = whereFor(productResource, ctx, parsed);
-        const values = {
-          ...paramValues(ctx, parsed, productResource),
-          limit: 15,
-          offset: 0,
-          page: 1,
-        };
-        const parts = {
-          selection: selectionFor(productResource, ctx),
-          jsonSelection: jsonSelectionFor(productResource, ctx),
-          where,
-          order: orderFor(productResource, parsed.sort, rankFor(productResource, parsed)),
-        };
-        // Back-office pages are read as rows, storefront pages together with the settings as JSON.
-        const page = pageQuery(t.database.db, productResource, parts).toSQL();
+        const listPlan = planOf(productResource, ctx, parseListQuery(productResource, query, scope));
+        const values = { ...listPlan.values, limit: 15, page: 1 };
+        // The one page statement every list, item and show runs.
+        const page = pageStatement(t.database.db, listPlan).toSQL();
         assert.deepEqual(
           seqScans(await plan(page.sql, fillPlaceholders(page.params, values))),
           [],
           `page: ${page.sql}`,
         );
-        for (const rowsAs of ['text', 'json'] as const) {
-          const statePage = statePageQuery(
-            t.database.db,
-            productResource,
-            parts,
-            {
-              settingsJson: settingsSource.storedJson(),
-              perPage: sql`least(${sql.placeholder('limit')}::int, ${settingsSource.valueSql('rest_max_page_size', 'positiveInteger')})`,
-            },
-            rowsAs,
-          ).toSQL();
-          const statePlan = await plan(statePage.sql, fillPlaceholders(statePage.params, values));
-          assert.deepEqual(seqScans(statePlan), [], `state+page (${rowsAs}): ${statePage.sql}`);
-        }
         if (!('sort' in raw) || Object.keys(raw).length > 1) {
-          const count = countQuery(t.database.db, productResource, where).toSQL();
+          const count = countStatement(t.database.db, listPlan).toSQL();
           assert.deepEqual(
             seqScans(await plan(count.sql, fillPlaceholders(count.params, values))),
             [],
@@ -245,12 +209,11 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
           config: t.config,
           caller,
           scope,
-          settings: null,
           settingsSource: t.app.settingsSource,
         };
-        const parsed = parseListQuery(productResource, query, scope);
-        const statement = facetsQuery(t.database.db, ctx, parsed.filters, parsed.search).toSQL();
-        const values = paramValues(ctx, parsed, productResource);
+        const listPlan = planOf(productResource, ctx, parseListQuery(productResource, query, scope));
+        const statement = facetsQuery(t.database.db, listPlan).toSQL();
+        const values = listPlan.values;
         assert.deepEqual(
           seqScans(await plan(statement.sql, fillPlaceholders(statement.params, values))),
           [],

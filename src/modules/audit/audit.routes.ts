@@ -47,6 +47,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preValidation: limitAsSent,
     },
     async (request) => {
+      // Not the resource list path: entries are written only by recordAudit and read newest first by admins, no scopes or totals to cache.
       const { page = 1, limit = 0, entity, entityId, actor } = request.query;
       const perPage = appliedPageSize(limit, 'backend', 0);
       const { rows, total } = await pageAudit(app.db, {

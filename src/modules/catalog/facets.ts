@@ -3,18 +3,12 @@ import { and, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { runJson } from '../../db/statements.ts';
 import {
-  countKey,
-  type Filter,
   filterConditions,
-  paramValues,
-  parseListQuery,
-  type ReadContext,
+  type ListPlan,
+  planList,
   type RequestContext,
   readVersions,
-  scopeOf,
   searchCondition,
-  searchOnce,
-  searchShape,
   VersionedCache,
   versionsJson,
   visibility,
@@ -51,9 +45,8 @@ export interface Facets {
   options: Record<string, { value: string; count: number }[]>;
 }
 
-function flag(conditions: (SQL | undefined)[]): SQL {
-  const present = conditions.filter((c): c is SQL => c !== undefined);
-  return present.length ? sql`(${and(...present)})` : sql`true`;
+function flag(conditions: SQL[]): SQL {
+  return conditions.length ? sql`(${and(...conditions)})` : sql`true`;
 }
 
 /** The flag columns of the matched rows: one per facet, one per option filter (`f_opt<i>`). */
@@ -78,29 +71,24 @@ function otherOptionsHold(flags: Flags): SQL {
   return sql.join([...parts, sql`true`], sql` and `);
 }
 
-/** The facets statement of a query, unexecuted (the plan test EXPLAINs it through `.toSQL()`). */
-export function facetsQuery(db: Db, ctx: ReadContext, filters: readonly Filter[], search: string | null) {
-  const conditions = filterConditions(ctx, { filters, search });
+/** The facets statement of a product list's plan, unexecuted (the plan test EXPLAINs it through `.toSQL()`). */
+export function facetsQuery(db: Db, plan: ListPlan) {
+  const { ctx } = plan;
+  const conditions = filterConditions(plan);
   const flags: Flags = { facets: new Map(FACETS.map((f) => [f, []])), options: [] };
   const optionFlags: SQL[] = [];
-  const shared: (SQL | undefined)[] = [];
-  filters.forEach((filter, i) => {
+  const shared: SQL[] = [];
+  plan.query.filters.forEach((filter, i) => {
     const facet = FACET_OF_FIELD[filter.field.name];
-    // biome-ignore lint/style/noNonNullAssertion: every facet's list is made from FACETS above; conditions[i] is tested first
-    if (facet && conditions[i]) flags.facets.get(facet)!.push(conditions[i]!);
-    else if (filter.arg !== undefined && conditions[i]) {
+    if (facet) flags.facets.get(facet)?.push(conditions[i]);
+    else if (filter.arg !== undefined) {
       flags.options.push(i);
       optionFlags.push(sql`${conditions[i]} as ${sql.raw(`f_opt${i}`)}`);
     } else shared.push(conditions[i]);
   });
-  const where = and(
-    ...visibility(productResource, ctx),
-    ...shared,
-    searchCondition(productResource, ctx, search),
-  );
+  const where = and(...visibility(productResource, ctx), ...shared, searchCondition(plan));
   const columns = [
-    // biome-ignore lint/style/noNonNullAssertion: every facet's list is made from FACETS above
-    ...FACETS.map((f) => sql`${flag(flags.facets.get(f)!)} as ${sql.raw(`f_${f.toLowerCase()}`)}`),
+    ...FACETS.map((f) => sql`${flag(flags.facets.get(f) ?? [])} as ${sql.raw(`f_${f.toLowerCase()}`)}`),
     ...optionFlags,
   ];
   const matched = sql`select ${products.id} as id, ${products.brand} as brand, ${products.categoryId} as category_id,
@@ -134,11 +122,9 @@ export function facetsQuery(db: Db, ctx: ReadContext, filters: readonly Filter[]
   return db.select({ facets: sql<Facets>`facets`, versions: versionsJson }).from(sql`(${facets}) as f`);
 }
 
-/** The shape of a facets statement: which filters, which search shape, which scope. */
-function shapeOf(ctx: ReadContext, filters: readonly Filter[], search: string | null): string {
-  const parts = filters.map((f) => `${f.field.name}${f.op}`).join(',');
-  const text = `facets|${ctx.scope}|${parts}|${searchShape(productResource, search)}`;
-  return `facets_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+/** The name of a facets statement: one per shape of the list's plan (filters, search, scope). */
+function nameOf(plan: ListPlan): string {
+  return `facets_${createHash('sha1').update(`facets|${plan.shape}`).digest('hex').slice(0, 24)}`;
 }
 
 /**
@@ -156,21 +142,19 @@ function facetsVersion(versions: Record<string, string>): string {
 
 /** The facets of the product list the query string describes, as the caller may see it. */
 export async function productFacets(rctx: RequestContext, raw: Record<string, unknown>): Promise<Facets> {
-  const ctx: ReadContext = { ...rctx, scope: scopeOf(rctx.caller), settings: null };
-  const query = parseListQuery(productResource, raw, ctx.scope);
+  const plan = planList(productResource, rctx, raw);
   // No key for filters on values that change without a version (stock, sale, variant options).
-  const listKey = countKey(productResource, ctx, query);
-  const key = listKey && `facets|${listKey}`;
+  const key = plan.countKey && `facets|${plan.countKey}`;
   const kept = key ? cachedFacets.get(rctx.db, key) : undefined;
   if (kept && kept.version === facetsVersion(await readVersions(rctx.db))) return kept.facets;
 
   const [row] = await runJson<{ facets: Facets; versions: Record<string, string> }>(
     rctx.db,
-    shapeOf(ctx, query.filters, query.search),
-    (db) => facetsQuery(db, ctx, query.filters, query.search) as never,
+    nameOf(plan),
+    (db) => facetsQuery(db, plan),
     ['facets', 'versions'],
-    paramValues(ctx, query, productResource),
-    searchOnce(productResource, query.search),
+    plan.values,
+    plan.once,
   );
   if (key) cachedFacets.set(rctx.db, key, { version: facetsVersion(row.versions), facets: row.facets });
   return row.facets;

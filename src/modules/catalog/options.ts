@@ -39,3 +39,24 @@ export function duplicateCombination(all: readonly Record<string, string>[]): nu
   }
   return -1;
 }
+
+// A write body reaches the hooks as plain values its schema validated; these read them as their types.
+
+/** A body's option choice (`{"Size": "M"}`); anything else reads as none. */
+export function chosenOptions(value: unknown): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
+}
+
+function isDeclaredOption(value: unknown): value is ProductOption {
+  if (typeof value !== 'object' || value === null) return false;
+  if (!('name' in value) || !('values' in value)) return false;
+  return typeof value.name === 'string' && Array.isArray(value.values);
+}
+
+/** A body's declared options (`[{"name": "Size", "values": ["S", "M"]}]`). */
+export function declaredOptions(value: unknown): ProductOption[] {
+  return Array.isArray(value) ? value.filter(isDeclaredOption) : [];
+}

@@ -163,7 +163,6 @@ export const productResource: Resource = defineResource({
   write: { roles: [Role.Products] },
   storefront: () => eq(products.active, true),
   publicCache: true,
-  usesSettings: true,
   countCache: true,
   search: productSearch,
   hooks: productHooks,

@@ -4,7 +4,13 @@ import { fromCents, toCents } from '../../lib/money.ts';
 import type { ResourceHooks, Values, WriteContext } from '../../resources/index.ts';
 import { recordEvent } from '../outbox/outbox.ts';
 import { type ProductOption, products } from './catalog.tables.ts';
-import { declaredOptionsProblem, duplicateCombination, optionsProblem } from './options.ts';
+import {
+  chosenOptions,
+  declaredOptions,
+  declaredOptionsProblem,
+  duplicateCombination,
+  optionsProblem,
+} from './options.ts';
 import {
   currentRecordedPrice,
   insertPriceHistory,
@@ -86,9 +92,16 @@ function invalid(field: string, message: string): AppError {
   return new AppError('VALIDATION_FAILED', `${field} ${message}`, [{ field, message }]);
 }
 
+function isValues(value: unknown): value is Values {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The variants a create body brings, from the check before the write to the insert after it. */
+const variantsToCreate = new WeakMap<Values, NewVariant[]>();
+
 /** The nested variants of a create body, checked against the declared options; prices in cents. */
 function newVariants(options: readonly ProductOption[], values: Values): NewVariant[] | undefined {
-  const given = values.variants as Values[] | undefined;
+  const given = Array.isArray(values.variants) ? values.variants.filter(isValues) : undefined;
   if (options.length === 0) {
     if (given)
       throw invalid('variants', 'need options: a product without options has one variant, made with it');
@@ -98,7 +111,7 @@ function newVariants(options: readonly ProductOption[], values: Values): NewVari
   if (values.stockQty !== undefined)
     throw invalid('stockQty', 'is written on the variants of a product with options');
   const variants = given.map((v, i): NewVariant => {
-    const opts = (v.options ?? {}) as Record<string, string>;
+    const opts = chosenOptions(v.options);
     const problem = optionsProblem(options, opts);
     if (problem) throw invalid(`variants.${i}.options`, problem);
     let price: number | null = null;
@@ -113,11 +126,11 @@ function newVariants(options: readonly ProductOption[], values: Values): NewVari
       sku: String(v.sku),
       options: opts,
       price,
-      stockQty: v.stockQty as number | undefined,
-      weightKg: (v.weightKg as number | null | undefined) ?? null,
-      images: v.images as string[] | undefined,
-      position: v.position as number | undefined,
-      active: v.active as boolean | undefined,
+      stockQty: typeof v.stockQty === 'number' ? v.stockQty : undefined,
+      weightKg: typeof v.weightKg === 'number' ? v.weightKg : null,
+      images: Array.isArray(v.images) ? v.images.map(String) : undefined,
+      position: typeof v.position === 'number' ? v.position : undefined,
+      active: typeof v.active === 'boolean' ? v.active : undefined,
     };
   });
   const twice = duplicateCombination(variants.map((v) => v.options));
@@ -130,10 +143,11 @@ async function beforeCreate(ctx: WriteContext, values: Values): Promise<void> {
     values.slug = await uniqueSlug(ctx.db, products, products.slug, slugify(String(values.name)));
   }
   if (values.vatRate === undefined) values.vatRate = (await ctx.settings()).default_vat_rate;
-  const options = (values.options ?? []) as ProductOption[];
+  const options = declaredOptions(values.options);
   const problem = declaredOptionsProblem(options);
   if (problem) throw invalid('options', problem);
-  values.newVariants = newVariants(options, values);
+  const variants = newVariants(options, values);
+  if (variants) variantsToCreate.set(values, variants);
 }
 
 /**
@@ -148,7 +162,7 @@ async function beforeUpdate(ctx: WriteContext, values: Values, id: number): Prom
     throw invalid('stockQty', 'is written on the variants of a product with several');
   }
   if (values.options !== undefined) {
-    const options = values.options as ProductOption[];
+    const options = declaredOptions(values.options);
     const declared = declaredOptionsProblem(options);
     if (declared) throw invalid('options', declared);
     const plain =
@@ -164,12 +178,11 @@ async function beforeUpdate(ctx: WriteContext, values: Values, id: number): Prom
 export const productHooks: ResourceHooks = {
   async beforeWrite(ctx, values: Values, op, id) {
     if (op === 'create') await beforeCreate(ctx, values);
-    // biome-ignore lint/style/noNonNullAssertion: the resource framework calls an update's hook with the row's id
-    else await beforeUpdate(ctx, values, id!);
+    else if (id !== undefined) await beforeUpdate(ctx, values, id);
   },
   async afterWrite(ctx, id, values, op) {
-    if (op === 'create' && values.newVariants)
-      await insertVariants(ctx.db, id, values.newVariants as NewVariant[]);
+    const variants = op === 'create' ? variantsToCreate.get(values) : undefined;
+    if (variants) await insertVariants(ctx.db, id, variants);
     if (typeof values.price !== 'number') return;
     await recordPriceChange(ctx.db, id, values.price, String((await ctx.settings()).currency));
     // Every variant's effective price has a history of its own (Omnibus per variant).

@@ -79,7 +79,6 @@ export const variantResource: Resource = defineResource({
     )!,
   defaultSort: 'position',
   publicCache: true,
-  usesSettings: true,
   hooks: variantHooks,
 });
 

@@ -1,6 +1,6 @@
 import { AppError } from '../../http/errors.ts';
 import type { ResourceHooks, Values } from '../../resources/index.ts';
-import { optionsProblem } from './options.ts';
+import { chosenOptions, optionsProblem } from './options.ts';
 import { recordVariantPrice } from './product.service.ts';
 import { productOptionsAndPrice, variantPricing } from './variant.repo.ts';
 
@@ -11,7 +11,7 @@ import { productOptionsAndPrice, variantPricing } from './variant.repo.ts';
 export const variantHooks: ResourceHooks = {
   async beforeWrite(ctx, values: Values, op, id) {
     if (op === 'create') {
-      const product = await productOptionsAndPrice(ctx.db, values.productId as number);
+      const product = await productOptionsAndPrice(ctx.db, Number(values.productId));
       if (!product) {
         throw new AppError('UNPROCESSABLE', `product ${values.productId} does not exist`, [
           { field: 'productId', message: 'does not exist' },
@@ -23,18 +23,17 @@ export const variantHooks: ResourceHooks = {
         ]);
       }
       values.options ??= {};
-      const problem = optionsProblem(product.options, values.options as Record<string, string>);
+      const problem = optionsProblem(product.options, chosenOptions(values.options));
       if (problem)
         throw new AppError('VALIDATION_FAILED', `options ${problem}`, [
           { field: 'options', message: problem },
         ]);
       return;
     }
-    if (values.options === undefined) return;
-    // biome-ignore lint/style/noNonNullAssertion: the resource framework calls an update's hook with the row's id
-    const current = await variantPricing(ctx.db, id!);
+    if (values.options === undefined || id === undefined) return;
+    const current = await variantPricing(ctx.db, id);
     if (!current) return; // the update answers 404
-    const problem = optionsProblem(current.options, values.options as Record<string, string>);
+    const problem = optionsProblem(current.options, chosenOptions(values.options));
     if (problem)
       throw new AppError('VALIDATION_FAILED', `options ${problem}`, [{ field: 'options', message: problem }]);
   },

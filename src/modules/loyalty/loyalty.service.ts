@@ -103,6 +103,7 @@ export async function listLedger(deps: { db: Db; config: Config }, caller: Calle
     }
     customerId = caller.customerId;
   }
+  // Not the resource list path: one customer's ledger, chosen by a path parameter and refused (404) for another's, which resource routes do not have.
   const scope = scopeOf(caller);
   const ceiling = scope === 'backend' ? 0 : await getSetting(deps.db, deps.config, 'rest_max_page_size');
   const perPage = appliedPageSize(query.limit ?? 0, scope, ceiling);

@@ -49,6 +49,7 @@ export const mailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preValidation: limitAsSent,
     },
     async (request) => {
+      // Not the resource list path: recipients are shown to Admins only (readsRecipients), a rule by role field scopes cannot express.
       const perPage = appliedPageSize(request.query.limit ?? 0, 'backend', 0);
       const page = request.query.page ?? 1;
       const { rows, total } = await pageMail(app.db, perPage, (page - 1) * perPage);

@@ -36,6 +36,7 @@ function ownerFilter(caller: Caller): number | undefined {
   return caller.kind === 'customer' ? caller.customerId : undefined;
 }
 
+// Not the resource list path: an order answers its lines and after-order state (orderJson), not one table's fields.
 export async function listOrders(
   deps: OrderDeps,
   caller: Caller,

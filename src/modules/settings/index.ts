@@ -58,6 +58,7 @@ function settingReadRoutes(app: TypedApp): void {
       onSend: privateAnswer,
     },
     async () => {
+      // Not the resource list path: every registry key with its effective value, not rows of a table.
       const entries = await listSettings(app.db, app.config);
       return okList(entries, paginationOf(1, entries.length, entries.length));
     },

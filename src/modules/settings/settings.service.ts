@@ -22,9 +22,7 @@ import {
   deleteStoredSetting,
   readStoredSetting,
   readStoredSettings,
-  isStoredSetting,
   settingValueSql,
-  storedSettingsJson,
   upsertSetting,
   writeSettingDefaults,
 } from './settings.repo.ts';
@@ -128,9 +126,6 @@ export function currencySql(config: Config): SQL {
 /** The settings as the resource framework reads them (passed in by the app: src/app.ts). */
 export function settingsSource(config: Config): SettingsSource {
   return {
-    storedJson: storedSettingsJson,
-    fromStored: (stored) =>
-      mergeSettings(config, Array.isArray(stored) ? stored.filter(isStoredSetting) : []),
     read: (db) => readSettings(db, config),
     valueSql: (key, kind) => {
       if (!isSettingKey(key)) throw new Error(`unknown setting ${key}`);

@@ -150,6 +150,7 @@ export async function createAdminUser(
   }
 }
 
+// Not the resource list path: staff accounts keep their reads beside writes with staff rules (roles, resets) the resource write path lacks.
 export async function listAdminUsers(db: Db, query: { page?: number; limit?: number }) {
   const page = query.page ?? 1;
   const limit = appliedPageSize(query.limit ?? 0, 'backend', Number.MAX_SAFE_INTEGER);

@@ -77,6 +77,7 @@ function targetPolicy(config: Config) {
   return { httpsOnly: webhookTargetsHttpsOnly(config), allowPrivate: privateWebhookTargetsAllowed(config) };
 }
 
+// Not the resource list path: webhooks never answer their secret, and a delivery answers its attempts (deliveryJson), not one table's fields.
 function page(query: { page?: number; limit?: number }) {
   const perPage = appliedPageSize(query.limit ?? 0, 'backend', 0);
   const pageNumber = query.page ?? 1;

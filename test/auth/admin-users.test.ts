@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { desc, eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
-import { adminAccountToken } from '../../src/modules/auth/account-tokens.tables.ts';
+import { adminAccountToken } from '../../src/modules/staff/account-tokens.tables.ts';
 import { adminUsers } from '../../src/modules/auth/auth.tables.ts';
 import { mailMessage } from '../../src/modules/mail/mail.tables.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import { adminUsers } from '../../src/modules/auth/auth.tables.ts';
-import { customerAccountToken } from '../../src/modules/auth/account-tokens.tables.ts';
+import { customerAccountToken } from '../../src/modules/customers/account-tokens.tables.ts';
 import { hashPassword } from '../../src/modules/auth/passwords.ts';
 import { type TestApp, startTestApp } from '../helpers/app.ts';
 import { setStoredSetting } from '../helpers/catalog-factories.ts';

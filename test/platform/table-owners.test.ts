@@ -124,7 +124,7 @@ describe('who writes a table', () => {
       "import { outbox } from '../outbox/outbox.tables.ts';",
       'await db.update(baskets).set({});',
       'await queryRows(db, sql`delete from cart_line where cart_id = 1`);',
-      'await queryRows(db, sql`insert into ${outbox} (type) values (1)`);',
+      `await queryRows(db, sql\`insert into \${outbox} (type) values (1)\`);`,
       '// update product set price = 0 (a comment, not SQL)',
     ].join('\n');
     const text = withoutComments(sample);

@@ -6,18 +6,13 @@ import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
+import { setCustomerPassword } from './customer.repo.ts';
 import { customers } from './customer.tables.ts';
 import { writeMail } from '../mail/mail.service.ts';
 import { customerEmailVerification } from './customer.tables.ts';
 import { getSetting } from '../settings/settings.service.ts';
-import { type AccountTokenPurpose, customerAccountToken } from '../auth/account-tokens.tables.ts';
-import {
-  findAdminById,
-  findCustomerByEmail,
-  findCustomerById,
-  setCustomerPassword,
-  updateAdmin,
-} from '../auth/auth.repo.ts';
+import { type AccountTokenPurpose, customerAccountToken } from './account-tokens.tables.ts';
+import { findAdminById, findCustomerByEmail, findCustomerById, updateAdmin } from '../auth/auth.repo.ts';
 import { type AuthDeps, customerProfile } from '../auth/auth.service.ts';
 import { canonicalEmail, normaliseLogin } from '../auth/email.ts';
 import type { PasswordGuard } from '../auth/login-limits.ts';

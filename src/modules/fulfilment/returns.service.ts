@@ -1,8 +1,10 @@
 import type { Db } from '../../db/client.ts';
 import { AppError, type ErrorDetail } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
+import { releaseLinesStock } from '../catalog/stock.repo.ts';
 import type { TotalsFigures } from '../checkout/totals-json.ts';
-import { changePoints, insertLedgerEntry } from '../loyalty/loyalty.repo.ts';
+import { changeLoyaltyPoints } from '../customers/customer.repo.ts';
+import { insertLedgerEntry } from '../loyalty/loyalty.repo.ts';
 import { insertReturn, returnedUnits } from './after-order.repo.ts';
 import { actorName, type OrderActor } from '../orders/order-actor.ts';
 import { linesOf } from '../orders/order.repo.ts';
@@ -11,7 +13,6 @@ import type { OrderJsonType, ReturnBodyType } from '../orders/order.schemas.ts';
 import type { SalesOrderLineRow, SalesOrderRow } from '../orders/order.tables.ts';
 import { applyPayment } from '../orders/payments.ts';
 import { type Refund, type RefundableOrder, refundFor } from './refunds.ts';
-import { returnLinesStock } from '../orders/reservations.repo.ts';
 
 /**
  * The order as refunds.ts reads it. A free gift line was never paid for (its value is the quote's
@@ -59,7 +60,7 @@ function checkedReturn(
 /** Gives the returned units back to their variants, in the lock order of place-order. */
 async function restock(tx: Db, lines: readonly SalesOrderLineRow[], refund: Refund): Promise<void> {
   const lineOf = new Map(lines.map((l) => [l.id, l]));
-  await returnLinesStock(
+  await releaseLinesStock(
     tx,
     refund.lines.map((r) => {
       const line = lineOf.get(r.lineId)!;
@@ -96,7 +97,7 @@ export async function returnLines(
       current = await applyPayment(tx, order, { kind: 'refund', amountCents: refund.amountCents }, actor);
     }
     if (order.customerId !== null && refund.points > 0) {
-      await changePoints(tx, order.customerId, refund.points);
+      await changeLoyaltyPoints(tx, order.customerId, refund.points);
       await insertLedgerEntry(tx, {
         customerId: order.customerId,
         delta: refund.points,

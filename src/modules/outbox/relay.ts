@@ -6,6 +6,7 @@ import { queueMailJobs } from './mail-delivery.ts';
 import { writeMailsForEvent } from '../mail/mail.service.ts';
 import { mailMessage } from '../mail/mail.tables.ts';
 import { deliveryJobs, queueDeliveryJobs } from './webhook-delivery.ts';
+import { insertDeliveries } from '../webhooks/webhooks.repo.ts';
 import { webhook, webhookDelivery } from '../webhooks/webhooks.tables.ts';
 import { outbox } from './outbox.tables.ts';
 
@@ -46,11 +47,7 @@ export async function relayEvents(
     let jobs = 0;
     if (deliveries.length > 0) {
       // Their jobs commit with them: nothing to note afterwards, nothing to find unqueued.
-      const written = await tx
-        .insert(webhookDelivery)
-        .values(deliveries.map((d) => ({ ...d, jobQueued: true })))
-        .onConflictDoNothing()
-        .returning({ id: webhookDelivery.id });
+      const written = await insertDeliveries(tx, deliveries);
       const firstAttempts = written.map(({ id }) => ({ id, attempts: 0, nextAttemptAt: null }));
       const firstJobs = deliveryJobs(firstAttempts);
       if (firstJobs.length > 0) await queue.insert(firstJobs, { db: inTransaction(tx) });

@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { writeMail } from '../mail/mail.service.ts';
-import { type AdminTokenPurpose, adminAccountToken } from '../auth/account-tokens.tables.ts';
+import { type AdminTokenPurpose, adminAccountToken } from './account-tokens.tables.ts';
 import { updateAdmin } from '../auth/auth.repo.ts';
 import type { AdminUserRow } from '../auth/auth.tables.ts';
 import { hashPassword } from '../auth/passwords.ts';

@@ -143,7 +143,7 @@ export interface OrderParties {
   customerId: number | null;
   email: string;
   address: AddressJsonType;
-  payWay: string | null;
+  payWay: PlaceOrderBodyType['payWay'] | null;
 }
 
 /**
@@ -156,6 +156,8 @@ export async function writeOrderLinesEmptyCartAndEvent(
   who: OrderParties,
 ): Promise<StoredOrder> {
   const t = quote.totals;
+  // assertOrderable has refused a quote without lines, so there is a cart.
+  if (quote.cart === undefined) throw new AppError('CART_EMPTY', 'the cart is empty');
   return insertOrderEmptyCartAndRecordEvent(
     tx,
     {
@@ -175,7 +177,7 @@ export async function writeOrderLinesEmptyCartAndEvent(
       giftPackaging: quote.giftPackaging,
     },
     orderLines(quote),
-    quote.cart!.id,
+    quote.cart.id,
   );
 }
 

@@ -139,8 +139,8 @@ export async function pageOrders(db: Db, q: OrderPageQuery): Promise<{ rows: Pag
           // Newest first by time, then id: with a status filter the (status, created_at) index gives
           // the order directly, so the generic plan reads one page, not every match and a sort.
           .orderBy(desc(salesOrders.createdAt), desc(salesOrders.id))
-          .limit(sql.placeholder('limit') as unknown as number)
-          .offset(sql.placeholder('offset') as unknown as number),
+          .limit(sql.placeholder('limit'))
+          .offset(sql.placeholder('offset')),
       values,
     ),
     run(

@@ -103,7 +103,7 @@ export async function runMailAttempt(
       signal: AbortSignal.timeout(MAIL_SEND_TIMEOUT_MS),
     });
   } catch (err) {
-    error = (err as Error).message;
+    error = err instanceof Error ? err.message : String(err);
   }
   const dead = error !== null && attempt >= settings.maxAttempts;
   const next =

@@ -26,45 +26,57 @@ export async function relayEvents(
   config: Config,
   queue: Queue,
 ): Promise<{ events: number; jobs: number }> {
-  const handed = await db.transaction(async (tx) => {
-    const rows = await tx
-      .select({ id: outbox.id, type: outbox.type, payload: outbox.payload })
-      .from(outbox)
-      .where(isNull(outbox.deliveredAt))
-      .orderBy(asc(outbox.id))
-      .limit(BATCH)
-      .for('update', { skipLocked: true });
-    if (rows.length === 0) return { events: 0, jobs: 0 };
-    const hooks = await tx
-      .select({ id: webhook.id, events: webhook.events })
-      .from(webhook)
-      .where(eq(webhook.active, true));
-    const deliveries = rows.flatMap((event) =>
-      hooks
-        .filter((hook) => hook.events.includes('*') || hook.events.includes(event.type))
-        .map((hook) => ({ webhookId: hook.id, eventId: event.id, eventType: event.type })),
+  const handed = await db.transaction((tx) => handOverEvents(tx, config, queue));
+  const queued = await queueWhatHasNoJob(db, queue);
+  return { events: handed.events, jobs: handed.jobs + queued };
+}
+
+/** Step 1: a batch of undelivered events becomes deliveries with their first jobs, and e-mails. */
+async function handOverEvents(
+  tx: Db,
+  config: Config,
+  queue: Queue,
+): Promise<{ events: number; jobs: number }> {
+  const rows = await tx
+    .select({ id: outbox.id, type: outbox.type, payload: outbox.payload })
+    .from(outbox)
+    .where(isNull(outbox.deliveredAt))
+    .orderBy(asc(outbox.id))
+    .limit(BATCH)
+    .for('update', { skipLocked: true });
+  if (rows.length === 0) return { events: 0, jobs: 0 };
+  const hooks = await tx
+    .select({ id: webhook.id, events: webhook.events })
+    .from(webhook)
+    .where(eq(webhook.active, true));
+  const deliveries = rows.flatMap((event) =>
+    hooks
+      .filter((hook) => hook.events.includes('*') || hook.events.includes(event.type))
+      .map((hook) => ({ webhookId: hook.id, eventId: event.id, eventType: event.type })),
+  );
+  let jobs = 0;
+  if (deliveries.length > 0) {
+    // Their jobs commit with them: nothing to note afterwards, nothing to find unqueued.
+    const written = await insertDeliveries(tx, deliveries);
+    const firstJobs = deliveryJobs(written.map(({ id }) => ({ id, attempts: 0, nextAttemptAt: null })));
+    if (firstJobs.length > 0) await queue.insert(firstJobs, { db: inTransaction(tx) });
+    jobs = firstJobs.length;
+  }
+  for (const event of rows) await writeMailsForEvent(tx, config, event);
+  await tx
+    .update(outbox)
+    .set({ deliveredAt: sql`now()` })
+    .where(
+      inArray(
+        outbox.id,
+        rows.map((r) => r.id),
+      ),
     );
-    let jobs = 0;
-    if (deliveries.length > 0) {
-      // Their jobs commit with them: nothing to note afterwards, nothing to find unqueued.
-      const written = await insertDeliveries(tx, deliveries);
-      const firstAttempts = written.map(({ id }) => ({ id, attempts: 0, nextAttemptAt: null }));
-      const firstJobs = deliveryJobs(firstAttempts);
-      if (firstJobs.length > 0) await queue.insert(firstJobs, { db: inTransaction(tx) });
-      jobs = firstJobs.length;
-    }
-    for (const event of rows) await writeMailsForEvent(tx, config, event);
-    await tx
-      .update(outbox)
-      .set({ deliveredAt: sql`now()` })
-      .where(
-        inArray(
-          outbox.id,
-          rows.map((r) => r.id),
-        ),
-      );
-    return { events: rows.length, jobs };
-  });
+  return { events: rows.length, jobs };
+}
+
+/** Step 2: deliveries (a manual retry) and messages with no job yet get one; how many. */
+async function queueWhatHasNoJob(db: Db, queue: Queue): Promise<number> {
   const unqueued = await db
     .select({
       id: webhookDelivery.id,
@@ -83,5 +95,5 @@ export async function relayEvents(
     .orderBy(asc(mailMessage.id))
     .limit(BATCH * 5);
   await queueMailJobs(db, queue, unsent);
-  return { events: handed.events, jobs: handed.jobs + unqueued.length + unsent.length };
+  return unqueued.length + unsent.length;
 }

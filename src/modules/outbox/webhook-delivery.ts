@@ -105,6 +105,21 @@ interface Outcome {
   error: string | null;
 }
 
+/** The URL a delivery may be sent to, or why not. */
+function targetOf(url: string, settings: DeliverySettings): URL | string {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return 'invalid url';
+  }
+  if (settings.httpsOnly && target.protocol !== 'https:') return 'https required';
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  // Node skips the lookup for a literal address, so the guard checks it here.
+  if (!settings.allowPrivate && isIP(host) && isPrivateAddress(host)) return REFUSED;
+  return target;
+}
+
 /** One signed POST; never throws (a failure is an outcome). */
 async function post(
   url: string,
@@ -120,18 +135,8 @@ async function post(
     error,
     durationMs: Math.round(performance.now() - started),
   });
-  let target: URL;
-  try {
-    target = new URL(url);
-  } catch {
-    return done(false, null, 'invalid url');
-  }
-  if (settings.httpsOnly && target.protocol !== 'https:') return done(false, null, 'https required');
-  const host = target.hostname.replace(/^\[|\]$/g, '');
-  // Node skips the lookup for a literal address, so the guard checks it here.
-  if (!settings.allowPrivate && isIP(host) && isPrivateAddress(host)) {
-    return done(false, null, REFUSED);
-  }
+  const target = targetOf(url, settings);
+  if (typeof target === 'string') return done(false, null, target);
   const failed = (err: Error, status: number | null) => {
     settings.onNetworkError?.({ url: target.origin, error: err.message });
     return done(false, status, failureReason(err));

@@ -1,7 +1,6 @@
 // Every table of the service, for drizzle-orm queries and drizzle-kit migrations.
 export * from '../modules/audit/audit.tables.ts';
 export * from '../modules/auth/auth.tables.ts';
-export * from '../modules/auth/account-tokens.tables.ts';
 export * from '../modules/cart/cart.tables.ts';
 export * from '../modules/catalog/catalog.tables.ts';
 export * from '../modules/promotions/promotions.tables.ts';
@@ -9,6 +8,7 @@ export * from '../modules/shipping/shipping.tables.ts';
 export * from '../modules/cms/cms.tables.ts';
 export * from '../modules/customers/address.tables.ts';
 export * from '../modules/customers/customer.tables.ts';
+export * from '../modules/auth/account-tokens.tables.ts';
 export * from '../modules/outbox/outbox.tables.ts';
 export * from '../modules/loyalty/loyalty.tables.ts';
 export * from '../modules/mail/mail.tables.ts';

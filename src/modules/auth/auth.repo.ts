@@ -16,24 +16,6 @@ export async function findCustomerById(db: Db, id: number): Promise<CustomerRow 
   return row;
 }
 
-export interface NewCustomer {
-  email: string;
-  passwordHash: string;
-  firstName: string;
-  lastName: string;
-  phone: string | null;
-  newsletter: boolean;
-}
-
-export async function insertCustomer(db: Db, values: NewCustomer): Promise<CustomerRow> {
-  const [row] = await db.insert(customers).values(values).returning();
-  return row;
-}
-
-export async function setCustomerPassword(db: Db, id: number, passwordHash: string): Promise<void> {
-  await db.update(customers).set({ passwordHash, updatedAt: sql`now()` }).where(eq(customers.id, id));
-}
-
 // Admin users. Usernames arrive normalised.
 
 export async function findAdminByUsername(db: Db, username: string): Promise<AdminUserRow | undefined> {

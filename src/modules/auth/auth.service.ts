@@ -2,6 +2,7 @@ import type { Config, StaticUserConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/errors.ts';
+import { insertCustomer, setCustomerPassword } from '../customers/customer.repo.ts';
 import { recordEvent } from '../outbox/outbox.ts';
 import {
   findAdminById,
@@ -9,9 +10,7 @@ import {
   findCustomerByEmail,
   findCustomerById,
   findLiveRefreshSession,
-  insertCustomer,
   revokeRefreshToken,
-  setCustomerPassword,
 } from './auth.repo.ts';
 import { canonicalEmail, normaliseLogin } from './email.ts';
 import type { PasswordGuard } from './login-limits.ts';

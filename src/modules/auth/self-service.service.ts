@@ -7,17 +7,12 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { customers } from '../customers/customer.tables.ts';
+import { setCustomerPassword } from '../customers/customer.repo.ts';
 import { writeMail } from '../mail/mail.service.ts';
 import { customerEmailVerification } from '../customers/customer.tables.ts';
 import { getSetting } from '../settings/settings.service.ts';
 import { type AccountTokenPurpose, customerAccountToken } from './account-tokens.tables.ts';
-import {
-  findAdminById,
-  findCustomerByEmail,
-  findCustomerById,
-  setCustomerPassword,
-  updateAdmin,
-} from './auth.repo.ts';
+import { findAdminById, findCustomerByEmail, findCustomerById, updateAdmin } from './auth.repo.ts';
 import { type AuthDeps, customerProfile } from './auth.service.ts';
 import { canonicalEmail, normaliseLogin } from './email.ts';
 import type { PasswordGuard } from './login-limits.ts';

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client.ts';
 import { products, productVariants } from '../catalog/catalog.tables.ts';
 import { statement } from '../../db/statements.ts';
@@ -191,4 +191,15 @@ export async function mergeLines(
 
 export async function deleteCart(db: Db, cartId: number): Promise<void> {
   await db.delete(carts).where(eq(carts.id, cartId));
+}
+
+/**
+ * Empties a cart once its order is written, as two statements (its lines deleted, its coupon
+ * cleared): fragments place-order runs inside its one statement (src/modules/checkout).
+ */
+export function emptyCartSql(cartId: number): { deleteLines: SQL; clearCoupon: SQL } {
+  return {
+    deleteLines: sql`delete from cart_line where cart_id = ${cartId}`,
+    clearCoupon: sql`update cart set coupon_code = null where id = ${cartId} and coupon_code is not null`,
+  };
 }

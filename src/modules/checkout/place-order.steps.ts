@@ -1,11 +1,14 @@
 import type { Db } from '../../db/client.ts';
-import { countRedemptions } from '../promotions/promotions.repo.ts';
+import { stockOnHand, takeStock } from '../catalog/stock.repo.ts';
+import { unitsByVariant } from '../catalog/stock.ts';
+import { countRedemptions, insertRedemption, takeCouponUse } from '../promotions/promotions.repo.ts';
 import { AppError, type ErrorDetail } from '../../http/errors.ts';
-import { changePoints, insertLedgerEntry } from '../loyalty/loyalty.repo.ts';
-import { insertOrder, insertRedemption, type NewOrderLine, type StoredOrder } from '../orders/order.repo.ts';
+import { changeLoyaltyPoints } from '../customers/customer.repo.ts';
+import { insertLedgerEntry } from '../loyalty/loyalty.repo.ts';
+import type { NewOrderLine, StoredOrder } from '../orders/placed-order.repo.ts';
 import type { AddressJsonType, PlaceOrderBodyType } from '../orders/order.schemas.ts';
 import type { Quote, QuotedLine } from './quote.ts';
-import { stockOnHand, takeCouponUse, takeStock, unitsByVariant } from '../orders/reservations.repo.ts';
+import { insertOrderEmptyCartAndRecordEvent } from './place-order.repo.ts';
 import { figuresOf } from '../pricing/totals-json.ts';
 
 /** The largest amount, in cents, the order columns (integer) hold. */
@@ -101,7 +104,7 @@ export async function useCoupon(
 /** Spends the quoted points; the customer row was locked before the quote, so this only fails on a bug or a race we missed. */
 export async function spendPoints(tx: Db, customerId: number | null, points: number): Promise<void> {
   if (customerId === null || points === 0) return;
-  if ((await changePoints(tx, customerId, -points)) === undefined) {
+  if ((await changeLoyaltyPoints(tx, customerId, -points)) === undefined) {
     throw new AppError('TOTAL_CHANGED', 'the points balance has changed; quote again');
   }
 }
@@ -140,7 +143,7 @@ export interface OrderParties {
   customerId: number | null;
   email: string;
   address: AddressJsonType;
-  payWay: string | null;
+  payWay: PlaceOrderBodyType['payWay'] | null;
 }
 
 /**
@@ -153,7 +156,9 @@ export async function writeOrderLinesEmptyCartAndEvent(
   who: OrderParties,
 ): Promise<StoredOrder> {
   const t = quote.totals;
-  return insertOrder(
+  // assertOrderable has refused a quote without lines, so there is a cart.
+  if (quote.cart === undefined) throw new AppError('CART_EMPTY', 'the cart is empty');
+  return insertOrderEmptyCartAndRecordEvent(
     tx,
     {
       customerId: who.customerId,
@@ -172,8 +177,7 @@ export async function writeOrderLinesEmptyCartAndEvent(
       giftPackaging: quote.giftPackaging,
     },
     orderLines(quote),
-    // biome-ignore lint/style/noNonNullAssertion: an order is placed from a quoted cart (assertOrderable refused an empty one)
-    quote.cart!.id,
+    quote.cart.id,
   );
 }
 

@@ -1,8 +1,10 @@
 import type { Db } from '../../db/client.ts';
 import { AppError, type ErrorDetail } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
+import { releaseLinesStock } from '../catalog/stock.repo.ts';
 import type { TotalsFigures } from '../pricing/totals-json.ts';
-import { changePoints, insertLedgerEntry } from '../loyalty/loyalty.repo.ts';
+import { changeLoyaltyPoints } from '../customers/customer.repo.ts';
+import { insertLedgerEntry } from '../loyalty/loyalty.repo.ts';
 import { insertReturn, returnedUnits } from '../orders/after-order.repo.ts';
 import { actorName, type AdminActor } from '../orders/order-actor.ts';
 import { linesOf } from '../orders/order.repo.ts';
@@ -11,7 +13,6 @@ import type { OrderJsonType, ReturnBodyType } from '../orders/order.schemas.ts';
 import type { SalesOrderLineRow, SalesOrderRow } from '../orders/order.tables.ts';
 import { applyPayment } from '../orders/payments.ts';
 import { type Refund, type RefundableOrder, refundFor } from './refunds.ts';
-import { returnLinesStock } from '../orders/reservations.repo.ts';
 
 /**
  * The order as refunds.ts reads it. A free gift line was never paid for (its value is the quote's
@@ -59,7 +60,7 @@ function checkedReturn(
 /** Gives the returned units back to their variants, in the lock order of place-order. */
 async function restock(tx: Db, lines: readonly SalesOrderLineRow[], refund: Refund): Promise<void> {
   const lineOf = new Map(lines.map((l) => [l.id, l]));
-  await returnLinesStock(
+  await releaseLinesStock(
     tx,
     refund.lines.map((r) => {
       // biome-ignore lint/style/noNonNullAssertion: every returned line was matched to the order's lines above
@@ -78,7 +79,7 @@ async function givePointsBack(
   actor: AdminActor,
 ): Promise<void> {
   if (refund.points <= 0) return;
-  await changePoints(tx, customerId, refund.points);
+  await changeLoyaltyPoints(tx, customerId, refund.points);
   await insertLedgerEntry(tx, {
     customerId,
     delta: refund.points,

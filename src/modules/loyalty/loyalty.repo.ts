@@ -1,23 +1,9 @@
-import { and, count, desc, eq, gte, type SQL, sql } from 'drizzle-orm';
+import { count, desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { customers } from '../customers/customer.tables.ts';
 import { type LedgerReason, loyaltyLedger } from './loyalty.tables.ts';
 
 export type LedgerRow = typeof loyaltyLedger.$inferSelect;
-
-/**
- * Adds delta (negative to spend) to a balance in one guarded UPDATE that never lets it go below 0;
- * the new balance, or undefined when the customer is unknown or the points are not there.
- * A sum past the int4 column fails the statement (SQLSTATE 22003, answered 422 by handleError).
- */
-export async function changePoints(db: Db, customerId: number, delta: number): Promise<number | undefined> {
-  const rows = await db
-    .update(customers)
-    .set({ loyaltyPoints: sql`${customers.loyaltyPoints} + ${delta}`, updatedAt: sql`now()` })
-    .where(and(eq(customers.id, customerId), gte(sql`${customers.loyaltyPoints} + ${delta}`, 0)))
-    .returning({ balance: customers.loyaltyPoints });
-  return rows[0]?.balance;
-}
 
 export interface LedgerEntry {
   customerId: number;

@@ -4,13 +4,8 @@ import type { Caller } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import { appliedPageSize, paginationOf, scopeOf } from '../../resources/index.ts';
 import { getSetting } from '../settings/settings.service.ts';
-import {
-  changePoints,
-  customerExists,
-  insertLedgerEntry,
-  type LedgerRow,
-  pageLedger,
-} from './loyalty.repo.ts';
+import { changeLoyaltyPoints } from '../customers/customer.repo.ts';
+import { customerExists, insertLedgerEntry, type LedgerRow, pageLedger } from './loyalty.repo.ts';
 import type { AdjustmentBodyType, LedgerEntryJsonType, LedgerQueryType } from './loyalty.schemas.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { okList } from '../../http/envelope.ts';
@@ -66,7 +61,7 @@ export async function adjustPoints(
   const note = reasonOf(body);
   const actor = caller.kind === 'admin' ? caller.sub : null;
   return db.transaction(async (tx) => {
-    const balance = await changePoints(tx, customerId, delta);
+    const balance = await changeLoyaltyPoints(tx, customerId, delta);
     if (balance === undefined) {
       if (!(await customerExists(tx, customerId)))
         throw new AppError('NOT_FOUND', `no customer ${customerId}`);

@@ -1,9 +1,8 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type PgBoss from 'pg-boss';
 import type { Db } from '../../db/client.ts';
 import { jobIdOf, type Queue, retryDelayMs } from '../outbox/queue.ts';
-import { mailMessage } from './mail.tables.ts';
+import { claimMailAttempt, markMailJobsQueued, markMailLogged, recordMailOutcome } from './mail.repo.ts';
 
 export const MAIL_QUEUE = 'mail-send';
 
@@ -64,18 +63,10 @@ export async function queueMailJobs(
     retryBackoff: true,
   }));
   await queue.insert(jobs);
-  await db
-    .update(mailMessage)
-    .set({ jobQueued: true })
-    .where(
-      and(
-        inArray(
-          mailMessage.id,
-          messages.map((m) => m.id),
-        ),
-        eq(mailMessage.status, 'pending'),
-      ),
-    );
+  await markMailJobsQueued(
+    db,
+    messages.map((m) => m.id),
+  );
 }
 
 /** Sends one attempt of a message; claimed first so that no two workers send the same attempt. */
@@ -86,25 +77,14 @@ export async function runMailAttempt(
   job: { data: MailJob; retryCount: number },
 ): Promise<void> {
   const { messageId, attempt } = job.data;
-  const claimable =
-    job.retryCount > 0
-      ? sql`((status = 'pending' and attempts = ${attempt - 1}) or (status = 'sending' and attempts = ${attempt}))`
-      : sql`(status = 'pending' and attempts = ${attempt - 1})`;
-  const [message] = await db
-    .update(mailMessage)
-    .set({ status: 'sending', attempts: attempt })
-    .where(and(eq(mailMessage.id, messageId), claimable))
-    .returning();
+  const message = await claimMailAttempt(db, messageId, attempt, job.retryCount > 0);
   if (!message) return;
   const { settings } = mailer;
   if (!mailer.transport) {
     if (settings.printToLog) {
       mailer.log({ to: message.toAddress, subject: message.subject, text: message.textBody });
     }
-    await db
-      .update(mailMessage)
-      .set({ status: 'logged', sentAt: sql`now()` })
-      .where(eq(mailMessage.id, messageId));
+    await markMailLogged(db, messageId);
     return;
   }
   let error: string | null = null;
@@ -118,7 +98,7 @@ export async function runMailAttempt(
       signal: AbortSignal.timeout(MAIL_SEND_TIMEOUT_MS),
     });
   } catch (err) {
-    error = (err as Error).message;
+    error = err instanceof Error ? err.message : String(err);
   }
   const dead = error !== null && attempt >= settings.maxAttempts;
   const next =
@@ -127,15 +107,10 @@ export async function runMailAttempt(
       : new Date(
           Date.now() + retryDelayMs(attempt, settings.retryBaseMs, settings.retryMaxMs, settings.maxAttempts),
         );
-  await db
-    .update(mailMessage)
-    .set({
-      status: error === null ? 'sent' : dead ? 'dead' : 'pending',
-      sentAt: error === null ? sql`now()` : null,
-      jobQueued: false,
-      nextAttemptAt: next,
-      lastError: error,
-    })
-    .where(eq(mailMessage.id, messageId));
+  await recordMailOutcome(db, messageId, {
+    status: error === null ? 'sent' : dead ? 'dead' : 'pending',
+    nextAttemptAt: next,
+    lastError: error,
+  });
   if (next) await queueMailJobs(db, queue, [{ id: messageId, attempts: attempt, nextAttemptAt: next }]);
 }

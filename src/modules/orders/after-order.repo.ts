@@ -3,11 +3,8 @@ import type { Db } from '../../db/client.ts';
 import { statement } from '../../db/statements.ts';
 import type { OrderStatus } from './order-states.ts';
 import { orderReturnLines, orderReturns, orderStatusChanges, shipments } from './after-order.tables.ts';
-import { salesOrders, type SalesOrderRow } from './order.tables.ts';
-import type { PaymentState } from './payment-states.ts';
 
-// What happened to orders after place-order: history, shipments, returns (after-order.tables.ts),
-// and the payment columns of sales_order.
+// What happened to orders after place-order: history, shipments, returns (after-order.tables.ts).
 
 export interface AfterOrder {
   history: { from: OrderStatus; to: OrderStatus; at: string; by: string; reason: string | null }[];
@@ -120,25 +117,4 @@ export async function insertReturn(
   const [row] = await db.insert(orderReturns).values(r).returning({ id: orderReturns.id });
   await db.insert(orderReturnLines).values(lines.map((l) => ({ ...l, returnId: row.id })));
   return row.id;
-}
-
-/** Stores a payment state decided by payment-states.ts; `paidNow` stamps the moment it was paid. */
-export async function setPayment(
-  db: Db,
-  orderId: number,
-  state: PaymentState,
-  paidNow: boolean,
-): Promise<SalesOrderRow> {
-  const [row] = await db
-    .update(salesOrders)
-    .set({
-      paymentStatus: state.status,
-      paidAmount: state.paidCents,
-      refundedAmount: state.refundedCents,
-      ...(paidNow ? { paidAt: sql`now()` } : {}),
-      updatedAt: sql`now()`,
-    })
-    .where(eq(salesOrders.id, orderId))
-    .returning();
-  return row;
 }

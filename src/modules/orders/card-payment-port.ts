@@ -1,5 +1,5 @@
 import type { OrderPaymentPort } from '../payments/webhook.service.ts';
-import { setPayment } from './after-order.repo.ts';
+import { setPayment } from './order.repo.ts';
 import { findOrder } from './order.repo.ts';
 import { paymentStateOf } from './payments.ts';
 import { movePayment } from './payment-states.ts';

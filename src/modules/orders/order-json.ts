@@ -1,8 +1,7 @@
 import { fromCents } from '../../lib/money.ts';
-import type { VatBreakdownEntry } from '../pricing/totals.ts';
 import { figuresJson, type TotalsFigures } from '../pricing/totals-json.ts';
 import type { AfterOrder } from './after-order.repo.ts';
-import type { AddressJsonType, OrderJsonType } from './order.schemas.ts';
+import type { OrderJsonType } from './order.schemas.ts';
 import type { SalesOrderLineRow, SalesOrderRow } from './order.tables.ts';
 
 // Orders are stored in cents (columns and jsonb snapshots alike); this is their HTTP edge.
@@ -18,14 +17,41 @@ function byOf(actor: string, backend: boolean): string {
   return actor.startsWith('customer:') && !backend ? 'customer' : actor;
 }
 
+function lineJson(l: SalesOrderLineRow): OrderJsonType['lines'][number] {
+  return {
+    id: l.id,
+    productId: l.productId,
+    variantId: l.variantId ?? l.productId,
+    sku: l.sku,
+    options: l.options ?? {},
+    name: l.name,
+    unitPrice: fromCents(l.unitPrice),
+    qty: l.qty,
+    vatRate: l.vatRate,
+    lineTotal: fromCents(l.lineTotal),
+    giftId: l.giftId,
+  };
+}
+
+/** Place-order writes no history row: the order itself is the move into `pending`. */
+function statusHistoryJson(
+  row: SalesOrderRow,
+  after: AfterOrder,
+  backend: boolean,
+): OrderJsonType['statusHistory'] {
+  const placedBy = row.customerId === null ? 'guest' : `customer:${row.customerId}`;
+  return [
+    { from: null, to: 'pending', at: row.createdAt.toISOString(), by: byOf(placedBy, backend), reason: null },
+    ...after.history.map((h) => ({ ...h, by: byOf(h.by, backend) })),
+  ];
+}
+
 export function orderJson(
   row: SalesOrderRow,
   lines: readonly SalesOrderLineRow[],
   after: AfterOrder = NOTHING_AFTER,
   backend = false,
 ): OrderJsonType {
-  const vat = row.vatBreakdown as VatBreakdownEntry[];
-  const placedBy = row.customerId === null ? 'guest' : `customer:${row.customerId}`;
   return {
     id: row.id,
     number: row.number,
@@ -39,21 +65,9 @@ export function orderJson(
     currency: row.currency,
     total: fromCents(row.total),
     totals: figuresJson(row.totals as TotalsFigures),
-    lines: lines.map((l) => ({
-      id: l.id,
-      productId: l.productId,
-      variantId: l.variantId ?? l.productId,
-      sku: l.sku,
-      options: (l.options ?? {}) as Record<string, string>,
-      name: l.name,
-      unitPrice: fromCents(l.unitPrice),
-      qty: l.qty,
-      vatRate: l.vatRate,
-      lineTotal: fromCents(l.lineTotal),
-      giftId: l.giftId,
-    })),
-    address: row.address as AddressJsonType,
-    vatBreakdown: vat.map((v) => ({
+    lines: lines.map(lineJson),
+    address: row.address,
+    vatBreakdown: row.vatBreakdown.map((v) => ({
       rate: v.rate,
       net: fromCents(v.net),
       vat: fromCents(v.vat),
@@ -62,19 +76,9 @@ export function orderJson(
     couponCode: row.couponCode,
     pointsSpent: row.pointsSpent,
     transport: row.transportId === null ? null : { id: row.transportId, name: row.transportName ?? '' },
-    payWay: (row.payWay as OrderJsonType['payWay']) ?? null,
+    payWay: row.payWay ?? null,
     giftPackaging: row.giftPackaging,
-    // Place-order writes no history row: the order itself is the move into `pending`.
-    statusHistory: [
-      {
-        from: null,
-        to: 'pending',
-        at: row.createdAt.toISOString(),
-        by: byOf(placedBy, backend),
-        reason: null,
-      },
-      ...after.history.map((h) => ({ ...h, by: byOf(h.by, backend) })),
-    ],
+    statusHistory: statusHistoryJson(row, after, backend),
     shipments: after.shipments,
     returns: after.returns.map((r) => ({
       ...r,

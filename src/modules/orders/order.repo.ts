@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
-import { type Db, queryRows } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { run } from '../../db/statements.ts';
 import { type AfterOrder, afterOrderColumns, afterOrderOf } from './after-order.repo.ts';
-import { couponRedemptions } from '../promotions/promotions.tables.ts';
 import type { OrderStatus } from './order-states.ts';
-import type { PaymentStatus } from './payment-states.ts';
+import type { PaymentState, PaymentStatus } from './payment-states.ts';
+import { LINES_JSON } from './placed-order.repo.ts';
 import {
   idempotencyKeys,
   type SalesOrderLineRow,
@@ -12,94 +12,6 @@ import {
   salesOrderLines,
   salesOrders,
 } from './order.tables.ts';
-
-export type NewOrder = typeof salesOrders.$inferInsert;
-export type NewOrderLine = Omit<typeof salesOrderLines.$inferInsert, 'orderId'>;
-
-export interface StoredOrder {
-  order: SalesOrderRow;
-  lines: SalesOrderLineRow[];
-}
-
-interface InsertedOrderRow extends Omit<SalesOrderRow, 'createdAt' | 'updatedAt'> {
-  createdAt: Date | string;
-  updatedAt: Date | string;
-  lines: SalesOrderLineRow[];
-}
-
-const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
-
-/** The lines `l` (of sales_order_line) as one JSON array of SalesOrderLineRow, in line order. */
-const LINES_JSON = sql`json_agg(json_build_object('id', l.id, 'orderId', l.order_id, 'productId', l.product_id,
-    'variantId', l.variant_id, 'sku', l.sku, 'options', l.options, 'name', l.name, 'unitPrice', l.unit_price,
-    'qty', l.qty, 'vatRate', l.vat_rate::float8, 'lineTotal', l.line_total, 'giftId', l.gift_id) order by l.id)`;
-
-/**
- * Writes the order and its lines, empties the cart it came from (lines deleted, coupon cleared) and
- * records the order.placed outbox event (src/modules/outbox; its payload is built here, from the
- * inserted row) in ONE statement (data-modifying CTEs), answering order and lines. Plain SQL:
- * place-order runs it in every order's transaction, where the query builder's CPU would cost more
- * than the insert itself. Values are cast where PostgreSQL cannot infer them (the VALUES list).
- */
-export async function insertOrder(
-  db: Db,
-  order: NewOrder,
-  lines: NewOrderLine[],
-  fromCartId: number,
-): Promise<StoredOrder> {
-  const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
-  const values = sql.join(
-    lines.map(
-      (l) =>
-        sql`(${l.productId}::int, ${l.variantId ?? null}::int, ${l.sku}::text, ${json(l.options ?? {})},
-             ${l.name}::text, ${l.unitPrice}::int, ${l.qty}::int,
-             ${l.vatRate}::numeric, ${l.lineTotal}::int, ${l.giftId ?? null}::int)`,
-    ),
-    sql`, `,
-  );
-  const [row] = await queryRows<InsertedOrderRow>(
-    db,
-    sql`with o as (
-      insert into sales_order (customer_id, email, status, currency, total, totals, address, vat_breakdown,
-        coupon_id, coupon_code, points_spent, transport_id, transport_name, pay_way, gift_packaging)
-      values (${order.customerId ?? null}::int, ${order.email}, ${order.status ?? 'pending'}, ${order.currency},
-        ${order.total}::int, ${json(order.totals)}, ${json(order.address)}, ${json(order.vatBreakdown)},
-        ${order.couponId ?? null}::int, ${order.couponCode ?? null}::text, ${order.pointsSpent ?? 0}::int,
-        ${order.transportId ?? null}::int, ${order.transportName ?? null}::text, ${order.payWay ?? null}::text,
-        ${order.giftPackaging ?? false}::boolean)
-      returning *
-    ), l as (
-      insert into sales_order_line (order_id, product_id, variant_id, sku, options, name, unit_price, qty,
-        vat_rate, line_total, gift_id)
-      select o.id, v.* from o cross join (values ${values})
-        as v(product_id, variant_id, sku, options, name, unit_price, qty, vat_rate, line_total, gift_id)
-      returning *
-    ), emptied as (
-      delete from cart_line where cart_id = ${fromCartId}
-    ), uncouponed as (
-      update cart set coupon_code = null where id = ${fromCartId} and coupon_code is not null
-    ), placed as (
-      insert into outbox_event (type, payload)
-      select 'order.placed', jsonb_build_object('orderId', o.id, 'number', o.number, 'customerId', o.customer_id,
-        'total', o.total, 'currency', o.currency)
-      from o
-    )
-    select o.id, o.number, o.customer_id as "customerId", o.email, o.status, o.currency, o.total, o.totals,
-      o.address, o.vat_breakdown as "vatBreakdown", o.coupon_id as "couponId", o.coupon_code as "couponCode",
-      o.points_spent as "pointsSpent", o.transport_id as "transportId", o.transport_name as "transportName",
-      o.pay_way as "payWay", o.gift_packaging as "giftPackaging", o.payment_status as "paymentStatus",
-      o.paid_amount as "paidAmount", o.refunded_amount as "refundedAmount", o.paid_at as "paidAt",
-      o.created_at as "createdAt",
-      o.updated_at as "updatedAt",
-      (select ${LINES_JSON} from l) as lines
-    from o`,
-  );
-  const { lines: stored, createdAt, updatedAt, ...rest } = row;
-  return {
-    order: { ...rest, createdAt: asDate(createdAt), updatedAt: asDate(updatedAt) },
-    lines: stored ?? [],
-  };
-}
 
 export async function linesOf(db: Db, orderId: number): Promise<SalesOrderLineRow[]> {
   return db
@@ -227,8 +139,8 @@ export async function pageOrders(db: Db, q: OrderPageQuery): Promise<{ rows: Pag
           // Newest first by time, then id: with a status filter the (status, created_at) index gives
           // the order directly, so the generic plan reads one page, not every match and a sort.
           .orderBy(desc(salesOrders.createdAt), desc(salesOrders.id))
-          .limit(sql.placeholder('limit') as unknown as number)
-          .offset(sql.placeholder('offset') as unknown as number),
+          .limit(sql.placeholder('limit'))
+          .offset(sql.placeholder('offset')),
       values,
     ),
     run(
@@ -257,15 +169,25 @@ export async function setStatus(db: Db, id: number, status: OrderStatus): Promis
   return row;
 }
 
-export async function insertRedemption(
+/** Stores a payment state decided by payment-states.ts; `paidNow` stamps the moment it was paid. */
+export async function setPayment(
   db: Db,
-  r: { couponId: number; orderId: number; customerId: number | null; email: string },
-): Promise<void> {
-  await db.insert(couponRedemptions).values({ ...r, email: r.email.toLowerCase() });
-}
-
-export async function deleteRedemption(db: Db, orderId: number): Promise<void> {
-  await db.delete(couponRedemptions).where(eq(couponRedemptions.orderId, orderId));
+  orderId: number,
+  state: PaymentState,
+  paidNow: boolean,
+): Promise<SalesOrderRow> {
+  const [row] = await db
+    .update(salesOrders)
+    .set({
+      paymentStatus: state.status,
+      paidAmount: state.paidCents,
+      refundedAmount: state.refundedCents,
+      ...(paidNow ? { paidAt: sql`now()` } : {}),
+      updatedAt: sql`now()`,
+    })
+    .where(eq(salesOrders.id, orderId))
+    .returning();
+  return row;
 }
 
 // Idempotency keys: the row is inserted inside the order's transaction, so the unique (scope, key)

@@ -5,25 +5,20 @@ import { AppError } from '../../http/errors.ts';
 import { appliedPageSize, paginationOf, scopeOf } from '../../resources/index.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { recordEvent } from '../outbox/outbox.ts';
-import { changePoints, insertLedgerEntry } from '../loyalty/loyalty.repo.ts';
+import { changeLoyaltyPoints } from '../customers/customer.repo.ts';
+import { insertLedgerEntry } from '../loyalty/loyalty.repo.ts';
 import { getSetting } from '../settings/settings.service.ts';
 import { afterOrdersOf, insertStatusChange } from './after-order.repo.ts';
 import { actorLabel, actorName, type OrderActor } from './order-actor.ts';
 import { orderJson } from './order-json.ts';
 import { type OrderStatus, transition } from './order-states.ts';
-import {
-  deleteRedemption,
-  findOrder,
-  linesOf,
-  type OrderFilter,
-  pageOrders,
-  setStatus,
-} from './order.repo.ts';
+import { releaseLinesStock } from '../catalog/stock.repo.ts';
+import { deleteRedemption, releaseCouponUse } from '../promotions/promotions.repo.ts';
+import { findOrder, linesOf, type OrderFilter, pageOrders, setStatus } from './order.repo.ts';
 import type { OrderJsonType } from './order.schemas.ts';
 import type { SalesOrderRow } from './order.tables.ts';
 import { applyPayment, paymentStateOf } from './payments.ts';
 import { refundable } from './payment-states.ts';
-import { returnCouponUse, returnLinesStock } from './reservations.repo.ts';
 import { okList } from '../../http/envelope.ts';
 
 export interface OrderDeps {
@@ -79,7 +74,7 @@ export async function showOrder(deps: OrderDeps, caller: Caller, id: number): Pr
  */
 async function releaseReservations(tx: Db, order: SalesOrderRow, actor: string): Promise<void> {
   if (order.customerId !== null && order.pointsSpent > 0) {
-    await changePoints(tx, order.customerId, order.pointsSpent);
+    await changeLoyaltyPoints(tx, order.customerId, order.pointsSpent);
     await insertLedgerEntry(tx, {
       customerId: order.customerId,
       delta: order.pointsSpent,
@@ -88,9 +83,9 @@ async function releaseReservations(tx: Db, order: SalesOrderRow, actor: string):
       actor,
     });
   }
-  await returnLinesStock(tx, await linesOf(tx, order.id));
+  await releaseLinesStock(tx, await linesOf(tx, order.id));
   if (order.couponId !== null) {
-    await returnCouponUse(tx, order.couponId);
+    await releaseCouponUse(tx, order.couponId);
     await deleteRedemption(tx, order.id);
   }
 }

@@ -14,7 +14,9 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { customers } from '../customers/customer.tables.ts';
+import type { VatBreakdownEntry } from '../pricing/vat.ts';
 import { ORDER_STATUSES } from './order-states.ts';
+import type { AddressJsonType, OrderJsonType } from './order.schemas.ts';
 import { PAYMENT_STATUSES } from './payment-states.ts';
 
 /**
@@ -37,15 +39,15 @@ export const salesOrders = pgTable(
     total: integer('total').notNull(),
     /** Every figure of the quote the order was placed with (cents). */
     totals: jsonb('totals').notNull(),
-    address: jsonb('address').notNull(),
+    address: jsonb('address').$type<AddressJsonType>().notNull(),
     /** Per VAT rate: net, vat, gross in cents. */
-    vatBreakdown: jsonb('vat_breakdown').notNull(),
+    vatBreakdown: jsonb('vat_breakdown').$type<VatBreakdownEntry[]>().notNull(),
     couponId: integer('coupon_id'),
     couponCode: text('coupon_code'),
     pointsSpent: integer('points_spent').notNull().default(0),
     transportId: integer('transport_id'),
     transportName: text('transport_name'),
-    payWay: text('pay_way'),
+    payWay: text('pay_way').$type<NonNullable<OrderJsonType['payWay']>>(),
     giftPackaging: boolean('gift_packaging').notNull().default(false),
     /** The payment's own life cycle (payment-states.ts), beside the order's status. */
     paymentStatus: text('payment_status', { enum: PAYMENT_STATUSES }).notNull().default('pending'),

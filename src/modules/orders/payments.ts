@@ -2,8 +2,8 @@ import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { fromCents } from '../../lib/money.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { setPayment } from './after-order.repo.ts';
 import type { OrderActor } from './order-actor.ts';
+import { setPayment } from './order.repo.ts';
 import type { SalesOrderRow } from './order.tables.ts';
 import { movePayment, type PaymentMove, type PaymentState } from './payment-states.ts';
 

@@ -1,5 +1,5 @@
-import type { Db } from '../../db/client.ts';
-import { outbox } from './outbox.tables.ts';
+import { type SQL, sql } from 'drizzle-orm';
+import { type Db, queryRows } from '../../db/client.ts';
 
 /** Every event type a webhook can subscribe to (docs/events.md describes their payloads). */
 export const EVENT_TYPES = [
@@ -14,7 +14,18 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/**
+ * The one way an event is written: the statement that records an event of `type` whose payload is
+ * the jsonb expression `payload`, once per row of the relation `from` when given (a CTE of a larger
+ * statement, as place-order's), else once. Triggers record theirs in SQL (src/db/functions).
+ */
+export function recordEventSql(type: EventType, payload: SQL, from?: SQL): SQL {
+  return from === undefined
+    ? sql`insert into outbox_event (type, payload) values (${type}, ${payload})`
+    : sql`insert into outbox_event (type, payload) select ${type}, ${payload} from ${from}`;
+}
+
 /** Records an event; pass the transaction of the change it describes so both commit or neither. */
 export async function recordEvent(db: Db, type: EventType, payload: Record<string, unknown>): Promise<void> {
-  await db.insert(outbox).values({ type, payload });
+  await queryRows(db, recordEventSql(type, sql`${JSON.stringify(payload)}::jsonb`));
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
-import type { Db } from '../../db/client.ts';
+import { type Db, queryRows } from '../../db/client.ts';
 
 /**
  * The job queue: pg-boss, in the `pgboss` schema of the shop's own database, so every instance
@@ -15,21 +15,28 @@ interface SqlResult {
   rows: unknown[];
 }
 
+/** The driver's client under a drizzle handle: a pg.Pool, or PGlite (which has exec and waitReady). */
+interface DriverClient {
+  query(text: string, values?: unknown[]): Promise<SqlResult>;
+  exec?(text: string): Promise<SqlResult[]>;
+  waitReady?: Promise<void>;
+}
+
+function isDriverClient(value: unknown): value is DriverClient {
+  return typeof value === 'object' && value !== null && 'query' in value && typeof value.query === 'function';
+}
+
 /** pg-boss's database adapter over the connection the app already holds (pg.Pool or PGlite). */
 function adapterOf(db: Db): { executeSql(text: string, values?: unknown[]): Promise<SqlResult> } {
-  const client = (db as unknown as { $client: unknown }).$client as {
-    query(text: string, values?: unknown[]): Promise<SqlResult>;
-    exec?(text: string): Promise<SqlResult[]>;
-    waitReady?: Promise<void>;
-  };
-  const isPglite = client.waitReady !== undefined && typeof client.exec === 'function';
+  const client = '$client' in db ? db.$client : undefined;
+  if (!isDriverClient(client)) throw new Error('the database handle has no driver client for the queue');
+  // pg-boss sends its schema migrations as one multi-statement string without parameters, which
+  // PGlite accepts only through exec().
+  const pgliteExec = client.waitReady !== undefined ? client.exec?.bind(client) : undefined;
   return {
     async executeSql(text, values) {
-      // pg-boss sends its schema migrations as one multi-statement string without parameters,
-      // which PGlite accepts only through exec().
-      if (isPglite && (!values || values.length === 0)) {
-        // biome-ignore lint/style/noNonNullAssertion: isPglite tested that exec is a function
-        const results = await client.exec!(text);
+      if (pgliteExec && (!values || values.length === 0)) {
+        const results = await pgliteExec(text);
         return results[results.length - 1] ?? { rows: [] };
       }
       return client.query(text, values);
@@ -49,7 +56,7 @@ export function inTransaction(tx: Db): { executeSql(text: string, values?: unkno
         // An unset option (undefined) is bound as NULL, as node-postgres binds it.
         i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1] ?? null}`,
       );
-      return (await tx.execute(sql.join(chunks))) as unknown as SqlResult;
+      return { rows: await queryRows<unknown>(tx, sql.join(chunks)) };
     },
   };
 }
@@ -67,13 +74,14 @@ export async function startQueue(
   },
 ): Promise<Queue> {
   const adapter = tracked(adapterOf(db));
-  const boss = new PgBoss({
+  const settings: PgBoss.ConstructorOptions = {
     db: adapter,
     schema: 'pgboss',
     // Events reach the queue by the relay timer (src/modules/outbox/relay.ts), not by a schedule.
     schedule: options.embedded,
     maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 60,
-  } as PgBoss.ConstructorOptions);
+  };
+  const boss = new PgBoss(settings);
   boss.on('error', options.onError);
   await boss.start();
   if (options.embedded) {

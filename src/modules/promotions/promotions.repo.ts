@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { statement } from '../../db/statements.ts';
 import { couponRedemptions, coupons, gifts } from './promotions.tables.ts';
@@ -53,4 +53,40 @@ export async function countRedemptions(
     .from(r)
     .where(and(eq(r.couponId, couponId), who));
   return rows[0]?.n ?? 0;
+}
+
+/** Counts one use of a coupon (one guarded UPDATE, which also locks its row); false when its limit is reached. */
+export async function takeCouponUse(db: Db, couponId: number): Promise<boolean> {
+  const rows = await db
+    .update(coupons)
+    .set({ usedCount: sql`${coupons.usedCount} + 1` })
+    .where(
+      and(
+        eq(coupons.id, couponId),
+        or(isNull(coupons.usageLimit), lt(coupons.usedCount, coupons.usageLimit)),
+      ),
+    )
+    .returning({ id: coupons.id });
+  return rows.length === 1;
+}
+
+/** Gives back one use of a coupon (a cancelled order). */
+export async function releaseCouponUse(db: Db, couponId: number): Promise<void> {
+  await db
+    .update(coupons)
+    .set({ usedCount: sql`${coupons.usedCount} - 1` })
+    .where(and(eq(coupons.id, couponId), gt(coupons.usedCount, 0)));
+}
+
+/** Records that an order redeemed a coupon (what per-customer limits count); e-mails are kept lower-cased. */
+export async function insertRedemption(
+  db: Db,
+  r: { couponId: number; orderId: number; customerId: number | null; email: string },
+): Promise<void> {
+  await db.insert(couponRedemptions).values({ ...r, email: r.email.toLowerCase() });
+}
+
+/** Forgets an order's redemption (a cancelled order no longer counts against the buyer's limit). */
+export async function deleteRedemption(db: Db, orderId: number): Promise<void> {
+  await db.delete(couponRedemptions).where(eq(couponRedemptions.orderId, orderId));
 }

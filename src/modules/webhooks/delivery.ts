@@ -1,10 +1,14 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
-import { type Db, queryRows } from '../../db/client.ts';
-import { outbox } from '../outbox/outbox.tables.ts';
+import type { Db } from '../../db/client.ts';
 import { jobIdOf, type Queue, retryDelayMs } from '../outbox/queue.ts';
 import { type Outcome, type PostSettings, post } from './post.ts';
-import { webhook, webhookDelivery, webhookDeliveryAttempt } from './webhooks.tables.ts';
+import {
+  type ClaimedAttempt,
+  claimDeliveryAttempts,
+  type DeliveryOutcome,
+  markDeliveriesQueued,
+  recordDeliveryOutcomes,
+} from './webhooks.repo.ts';
 
 export const DELIVERY_QUEUE = 'webhook-deliver';
 
@@ -12,19 +16,6 @@ export interface DeliverySettings extends PostSettings {
   retryBaseMs: number;
   retryMaxMs: number;
   maxAttempts: number;
-}
-
-/** A claimed attempt and what it sends (a webhook or event since deleted comes back as nulls). */
-interface ClaimedAttempt {
-  deliveryId: number;
-  attempt: number;
-  url: string | null;
-  secret: string;
-  active: boolean;
-  eventId: number | null;
-  type: string;
-  payload: unknown;
-  createdAt: Date | string;
 }
 
 /** One attempt of one delivery. */
@@ -92,18 +83,10 @@ export async function queueDeliveryJobs(
 ): Promise<void> {
   if (deliveries.length === 0) return;
   await queue.insert(deliveryJobs(deliveries));
-  await db
-    .update(webhookDelivery)
-    .set({ jobQueued: true })
-    .where(
-      and(
-        inArray(
-          webhookDelivery.id,
-          deliveries.map((d) => d.id),
-        ),
-        eq(webhookDelivery.status, 'pending'),
-      ),
-    );
+  await markDeliveriesQueued(
+    db,
+    deliveries.map((d) => d.id),
+  );
 }
 
 /**
@@ -122,7 +105,7 @@ export async function runDeliveryAttempts(
   const claimed = await claimAttempts(db, jobs);
   const outcomes = await Promise.all(claimed.map((attempt) => send(attempt, settings)));
   const finished = claimed.map((c, i) => finishedAttempt(c, outcomes[i], settings));
-  await recordOutcomes(db, finished);
+  await recordDeliveryOutcomes(db, finished);
   const retries = finished.filter((f) => f.nextAttemptAt !== null);
   await queueDeliveryJobs(
     db,
@@ -139,23 +122,7 @@ async function claimAttempts(
   const wanted = jobs.flatMap((j) =>
     attemptsOf(j.data).map((a) => ({ id: a.deliveryId, attempt: a.attempt, retried: j.retryCount > 0 })),
   );
-  if (wanted.length === 0) return [];
-  return queryRows<ClaimedAttempt>(
-    db,
-    sql`with wanted as (
-          select * from jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb) as w(id int, attempt int, retried boolean)),
-        claimed as (
-          update ${webhookDelivery} d set status = 'sending', attempts = w.attempt, updated_at = now()
-          from wanted w
-          where d.id = w.id and ((d.status = 'pending' and d.attempts = w.attempt - 1)
-            or (w.retried and d.status = 'sending' and d.attempts = w.attempt))
-          returning d.id, d.webhook_id, d.event_id, w.attempt)
-        select claimed.id as "deliveryId", claimed.attempt, w.url, w.secret, w.active, e.id as "eventId", e.type,
-          e.payload, e.created_at as "createdAt"
-        from claimed
-        left join ${webhook} w on w.id = claimed.webhook_id
-        left join ${outbox} e on e.id = claimed.event_id`,
-  );
+  return claimDeliveryAttempts(db, wanted);
 }
 
 /** Sends one claimed attempt; never throws (a failure is an outcome). */
@@ -172,19 +139,12 @@ async function send(claimed: ClaimedAttempt, settings: DeliverySettings): Promis
   return post(claimed.url, claimed.secret, webhookMessageId(claimed.eventId), body, settings);
 }
 
-interface FinishedAttempt extends Outcome {
-  deliveryId: number;
-  attempt: number;
-  deliveryStatus: 'succeeded' | 'dead' | 'pending';
-  nextAttemptAt: Date | null;
-}
-
 /** The delivery's state after an attempt: done, dead after the last attempt, or due again later. */
 function finishedAttempt(
   claimed: ClaimedAttempt,
   outcome: Outcome,
   settings: DeliverySettings,
-): FinishedAttempt {
+): DeliveryOutcome {
   const { deliveryId, attempt } = claimed;
   const dead = !outcome.ok && attempt >= settings.maxAttempts;
   const nextAttemptAt =
@@ -195,37 +155,6 @@ function finishedAttempt(
         );
   const deliveryStatus = outcome.ok ? 'succeeded' : dead ? 'dead' : 'pending';
   return { ...outcome, deliveryId, attempt, deliveryStatus, nextAttemptAt };
-}
-
-/** Each delivery's latest state and each attempt's record, in one statement for the batch. */
-async function recordOutcomes(db: Db, finished: readonly FinishedAttempt[]): Promise<void> {
-  if (finished.length === 0) return;
-  const rows = finished.map((f) => ({
-    id: f.deliveryId,
-    attempt: f.attempt,
-    status: f.deliveryStatus,
-    next_at: f.nextAttemptAt?.toISOString() ?? null,
-    code: f.status,
-    ok: f.ok,
-    ms: f.durationMs,
-    error: f.error,
-  }));
-  await queryRows(
-    db,
-    sql`with outcome as (
-          select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-            as o(id int, attempt int, status text, next_at timestamptz, code int, ok boolean, ms int, error text)),
-        finished as (
-          update ${webhookDelivery} d
-          set status = o.status, job_queued = false, next_attempt_at = o.next_at, last_response_code = o.code,
-              last_duration_ms = o.ms, last_error = o.error, updated_at = now()
-          from outcome o
-          where d.id = o.id
-          returning d.id)
-        insert into ${webhookDeliveryAttempt} (delivery_id, attempt, succeeded, response_code, duration_ms, error)
-        select o.id, o.attempt, o.ok, o.code, o.ms, o.error
-        from outcome o join finished f on f.id = o.id`,
-  );
 }
 
 /** The Standard Webhooks message id of an event: the same for every attempt and every webhook. */

@@ -11,6 +11,7 @@ import {
   queueDeliveryJobs,
   runDeliveryAttempts,
 } from './delivery.ts';
+import { insertDeliveries } from './webhooks.repo.ts';
 import { webhook, webhookDelivery } from './webhooks.tables.ts';
 
 /** A delivery job holds up to 50 attempts; a poll fetches this many jobs. */
@@ -26,7 +27,7 @@ async function deliveriesOf(tx: Db, events: readonly OutboxEvent[]) {
   return events.flatMap((event) =>
     hooks
       .filter((hook) => hook.events.includes('*') || hook.events.includes(event.type))
-      .map((hook) => ({ webhookId: hook.id, eventId: event.id, eventType: event.type, jobQueued: true })),
+      .map((hook) => ({ webhookId: hook.id, eventId: event.id, eventType: event.type })),
   );
 }
 
@@ -50,11 +51,7 @@ export const webhookConsumer: OutboxConsumerFactory<DeliveryJob> = (app) => {
       const deliveries = await deliveriesOf(tx, events);
       if (deliveries.length === 0) return 0;
       // Their jobs commit with them: nothing to note afterwards, nothing to find unqueued.
-      const written = await tx
-        .insert(webhookDelivery)
-        .values(deliveries)
-        .onConflictDoNothing()
-        .returning({ id: webhookDelivery.id });
+      const written = await insertDeliveries(tx, deliveries);
       const jobs = deliveryJobs(written.map(({ id }) => ({ id, attempts: 0, nextAttemptAt: null })));
       if (jobs.length > 0) await queue.insert(jobs, { db: inTransaction(tx) });
       return jobs.length;

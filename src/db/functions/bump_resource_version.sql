@@ -1,0 +1,12 @@
+CREATE OR REPLACE FUNCTION public.bump_resource_version()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  INSERT INTO resource_version (name, version, written_by)
+  VALUES (TG_ARGV[0], nextval('resource_version_seq'), pg_current_xact_id()::text::bigint)
+  ON CONFLICT (name) DO UPDATE SET version = excluded.version, written_by = excluded.written_by
+    WHERE resource_version.written_by IS DISTINCT FROM excluded.written_by;
+  RETURN NULL;
+END
+$function$;

@@ -1,0 +1,1 @@
+CREATE TRIGGER admin_user_sessions_end AFTER UPDATE OF active, password_hash, roles ON admin_user FOR EACH ROW WHEN (old.active AND NOT new.active OR old.password_hash IS DISTINCT FROM new.password_hash OR old.roles IS DISTINCT FROM new.roles) EXECUTE FUNCTION end_account_sessions('admin');

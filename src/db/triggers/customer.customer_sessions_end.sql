@@ -1,0 +1,1 @@
+CREATE TRIGGER customer_sessions_end AFTER UPDATE OF active, password_hash ON customer FOR EACH ROW WHEN (old.active AND NOT new.active OR old.password_hash IS DISTINCT FROM new.password_hash) EXECUTE FUNCTION end_account_sessions('customer');

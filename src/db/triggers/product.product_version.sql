@@ -1,0 +1,1 @@
+CREATE TRIGGER product_version AFTER INSERT OR DELETE OR UPDATE OF id, sku, slug, name, description, price, category_id, brand, active, created_at ON product FOR EACH STATEMENT EXECUTE FUNCTION bump_resource_version('product');

@@ -1,0 +1,1 @@
+CREATE TRIGGER product_version_rollup AFTER UPDATE OF in_stock, options ON product FOR EACH ROW WHEN (old.in_stock IS DISTINCT FROM new.in_stock OR old.options IS DISTINCT FROM new.options) EXECUTE FUNCTION bump_resource_version('product');

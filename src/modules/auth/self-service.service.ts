@@ -6,10 +6,15 @@ import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { customers } from '../customers/customer.tables.ts';
-import { setCustomerPassword } from '../customers/customer.repo.ts';
+
+import {
+  awaitEmailVerification,
+  markEmailVerified,
+  type ProfileValues,
+  setCustomerPassword,
+  updateCustomerProfile,
+} from '../customers/customer.repo.ts';
 import { writeMail } from '../mail/mail.service.ts';
-import { customerEmailVerification } from '../customers/customer.tables.ts';
 import { getSetting } from '../settings/settings.service.ts';
 import { type AccountTokenPurpose, customerAccountToken } from './account-tokens.tables.ts';
 import { findAdminById, findCustomerByEmail, findCustomerById, updateAdmin } from './auth.repo.ts';
@@ -80,10 +85,7 @@ export async function startEmailVerification(
   customer: { id: number; email: string; firstName: string },
 ): Promise<void> {
   if (!(await getSetting(db, config, 'require_email_verification'))) return;
-  await db
-    .insert(customerEmailVerification)
-    .values({ customerId: customer.id })
-    .onConflictDoUpdate({ target: customerEmailVerification.customerId, set: { verifiedAt: null } });
+  await awaitEmailVerification(db, customer.id);
   const token = await issueCode(db, customer.id, 'email_verification', VERIFICATION_DAYS * 86_400_000);
   await writeMail(db, config, customer.email, {
     template: 'verification',
@@ -95,10 +97,7 @@ export async function startEmailVerification(
 export async function verifyEmail(db: Db, code: string): Promise<void> {
   await db.transaction(async (tx) => {
     const customerId = await useCode(tx, code, 'email_verification');
-    await tx
-      .update(customerEmailVerification)
-      .set({ verifiedAt: sql`now()` })
-      .where(eq(customerEmailVerification.customerId, customerId));
+    await markEmailVerified(tx, customerId);
   });
 }
 
@@ -150,7 +149,7 @@ export async function updateOwnProfile(
 ) {
   const customer = await findCustomerById(deps.db, customerId);
   if (!customer?.active) throw new AppError('UNAUTHENTICATED', 'the account is no longer active');
-  const values: Partial<typeof customers.$inferInsert> = {};
+  const values: ProfileValues = {};
   if (changes.firstName !== undefined) values.firstName = changes.firstName.trim();
   if (changes.lastName !== undefined) values.lastName = changes.lastName.trim();
   if (changes.phone !== undefined) values.phone = changes.phone?.trim() || null;
@@ -173,10 +172,7 @@ export async function updateOwnProfile(
   if (Object.keys(values).length > 0) {
     try {
       await deps.db.transaction(async (tx) => {
-        await tx
-          .update(customers)
-          .set({ ...values, updatedAt: sql`now()` })
-          .where(eq(customers.id, customerId));
+        await updateCustomerProfile(tx, customerId, values);
         // A new address is confirmed like the first one was, when the shop asks for it.
         if (values.email !== undefined) {
           await startEmailVerification(tx, deps.config, {

@@ -1,9 +1,9 @@
 import { and, eq, gte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { type CustomerRow, customers } from './customer.tables.ts';
+import { type CustomerRow, customerEmailVerification, customers } from './customer.tables.ts';
 
-// The writes of the customer row other modules need: registration and passwords (auth), the
-// loyalty balance (loyalty, checkout, orders, fulfilment).
+// The writes of the customer row other modules need: registration, profile, passwords and the
+// e-mail verification (auth), the loyalty balance (loyalty, checkout, orders, fulfilment).
 
 export interface NewCustomer {
   email: string;
@@ -39,4 +39,31 @@ export async function changeLoyaltyPoints(
     .where(and(eq(customers.id, customerId), gte(sql`${customers.loyaltyPoints} + ${delta}`, 0)))
     .returning({ balance: customers.loyaltyPoints });
   return rows[0]?.balance;
+}
+
+export type ProfileValues = Partial<
+  Pick<CustomerRow, 'email' | 'firstName' | 'lastName' | 'phone' | 'newsletter'>
+>;
+
+/** The customer's own profile change (the unique e-mail index decides races). */
+export async function updateCustomerProfile(db: Db, id: number, values: ProfileValues): Promise<void> {
+  await db
+    .update(customers)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(customers.id, id));
+}
+
+/** The address waits for confirmation again (or for the first time). */
+export async function awaitEmailVerification(db: Db, customerId: number): Promise<void> {
+  await db
+    .insert(customerEmailVerification)
+    .values({ customerId })
+    .onConflictDoUpdate({ target: customerEmailVerification.customerId, set: { verifiedAt: null } });
+}
+
+export async function markEmailVerified(db: Db, customerId: number): Promise<void> {
+  await db
+    .update(customerEmailVerification)
+    .set({ verifiedAt: sql`now()` })
+    .where(eq(customerEmailVerification.customerId, customerId));
 }

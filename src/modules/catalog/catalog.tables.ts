@@ -14,15 +14,11 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { timestamps } from '../../db/columns.ts';
 
 // Money columns hold integer cents (gross, VAT included); the API shows them as decimals.
 // Every filter and sort column of the product list has an index ending in id, so a page in
 // any documented order is an index scan with LIMIT.
-
-const timestamps = {
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-};
 
 export const categories = pgTable(
   'category',

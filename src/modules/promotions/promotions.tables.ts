@@ -10,11 +10,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-
-const timestamps = {
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-};
+import { timestamps } from '../../db/columns.ts';
 
 /**
  * Coupons. `value` is stored in hundredths of its unit, as an integer: cents for a fixed coupon

@@ -36,6 +36,10 @@ const PUBLIC_WRITES = [
   /^\/rest\/auth\/admin\/password-reset\/confirm$/,
   /^\/rest\/cart(\/|$)/,
   /^\/rest\/(v1\/)?checkout\/(totals|place-order)$/,
+  // A guest pays the order it placed; the intent answers only its owner (404 to anyone else).
+  /^\/rest\/payments\/test\/(confirm|authenticate)$/,
+  // A provider's events carry no token: their signature is checked (400 when it does not hold).
+  /^\/rest\/payments\/:provider\/webhook$/,
 ];
 const PLACEHOLDER_ID = '999999';
 const SWEEP_ADMIN = { username: 'sweep@example.com', password: 'sweep-password', name: 'Sweep', roles: [1] };

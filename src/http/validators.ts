@@ -1,4 +1,4 @@
-import { AjvCompiler, type ValidatorFactory } from '@fastify/ajv-compiler';
+import { AjvCompiler, type BuildCompilerFromPool, type ValidatorFactory } from '@fastify/ajv-compiler';
 
 // A JSON body arrives typed: the client chose a number, a string or a boolean, so Ajv must not
 // convert it ("qty": "1e2" is not 100, true is not 1). Query strings and path parameters are
@@ -15,7 +15,6 @@ interface Route {
 }
 type Validate = ((data: unknown) => boolean) & { errors?: unknown };
 type Compile = (route: Route) => Validate;
-type Build = (externalSchemas: unknown, options?: { customOptions?: Record<string, unknown> }) => Compile;
 
 const DECIMAL_INTEGER = /^-?[0-9]+$/;
 
@@ -67,16 +66,33 @@ function decimalIntegersOnly(validate: Validate, schema: unknown): Validate {
   return checked;
 }
 
+/**
+ * The package's typings describe the compile function as Ajv's `compile(schema)`; Fastify calls it
+ * with the route definition (`{ schema, httpPart, method, url }`), which is what it reads.
+ */
+type TypedCompile = ReturnType<BuildCompilerFromPool>;
+const fromTyped = (compile: TypedCompile) => compile as Compile;
+const toTyped = (compile: Compile) => compile as TypedCompile;
+
 /** Fastify's validator builder: bodies without type coercion, query, params and headers with it. */
 export function typedBodies(): ValidatorFactory {
-  const build = AjvCompiler() as unknown as Build;
-  const factory: Build = (externalSchemas, options) => {
+  const build = AjvCompiler();
+  const factory: BuildCompilerFromPool = (externalSchemas, options) => {
+    // Fastify's options are Ajv's (never JTD's: no route here asks for JTD).
+    const ajvOptions = options?.mode === 'JTD' ? {} : options?.customOptions;
     const withCoercion = (coerceTypes: false | 'array') =>
-      build(externalSchemas, { ...options, customOptions: { ...options?.customOptions, coerceTypes } });
+      fromTyped(
+        build(externalSchemas, {
+          onCreate: options?.onCreate,
+          plugins: options?.plugins,
+          customOptions: { ...ajvOptions, coerceTypes },
+        }),
+      );
     const strict = withCoercion(false);
     const converting = withCoercion('array');
-    return (route: Route) =>
-      route.httpPart === 'body' ? strict(route) : decimalIntegersOnly(converting(route), route.schema);
+    return toTyped((route: Route) =>
+      route.httpPart === 'body' ? strict(route) : decimalIntegersOnly(converting(route), route.schema),
+    );
   };
-  return factory as unknown as ValidatorFactory;
+  return factory;
 }

@@ -11,12 +11,13 @@ import { listOrders, showOrder, transitionOrder } from './order.service.ts';
 import { neverStored } from '../../http/no-store.ts';
 import { actorOf } from './order-actor.ts';
 
-export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const deps = { db: app.db, config: app.config };
-  const tags = ['order'];
-  const readAccess = { access: access.customerOrAdmin(Role.Admin, Role.Orders) };
-  app.addHook('onSend', neverStored);
+type TypedApp = Parameters<FastifyPluginAsyncTypebox>[0];
+const tags = ['order'];
+const readAccess = { access: access.customerOrAdmin(Role.Admin, Role.Orders) };
 
+/** The list and its first match. */
+function listRoutes(app: TypedApp): void {
+  const deps = { db: app.db, config: app.config };
   app.get(
     '/rest/order/order',
     {
@@ -52,7 +53,11 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return ok(first);
     },
   );
+}
 
+/** One order, and its move to another status. */
+function orderRoutesById(app: TypedApp): void {
+  const deps = { db: app.db, config: app.config };
   app.get(
     '/rest/order/order/:id',
     {
@@ -98,4 +103,10 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ),
       ),
   );
+}
+
+export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onSend', neverStored);
+  listRoutes(app);
+  orderRoutesById(app);
 };

@@ -1,3 +1,4 @@
+import type { Config } from '../config.ts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
   type RateLimiterAbstract,
@@ -6,7 +7,9 @@ import {
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 import { AppError } from './errors.ts';
-import type { LimitName } from './rate-limit.ts';
+
+/** A limit of `rateLimit` in the configuration that counts something (not a switch or a window). */
+export type LimitName = Exclude<keyof Config['rateLimit'], 'enabled' | 'windowSeconds' | 'keyPrefix'>;
 
 /**
  * Counts events per key over the configured window (`rateLimit.windowSeconds`), for limits where

@@ -2,7 +2,7 @@ import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
-import { limitCounter, rateLimited } from './limit-counter.ts';
+import { type LimitName, limitCounter, rateLimited } from './limit-counter.ts';
 
 /**
  * Rate limiting, wired once in buildApp (`registerRateLimit`, before the modules):
@@ -28,9 +28,7 @@ declare module 'fastify' {
   }
 }
 
-type RateLimitSettings = Config['rateLimit'];
-/** A configured maximum, e.g. 'loginPerIp' or 'couponPerIp'. */
-export type LimitName = Exclude<keyof RateLimitSettings, 'enabled' | 'windowSeconds' | 'keyPrefix'>;
+export type { LimitName };
 
 /** Entries of the in-memory store before the least recently used is dropped. */
 const LOCAL_CACHE_SIZE = 100_000;

@@ -1,6 +1,7 @@
 import { AppError, type ErrorDetail } from '../http/errors.ts';
 import { FieldError } from './fields.ts';
-import { MAX_RELATION_DEPTH, RANGE_OPS, relationAllowed } from './schemas.ts';
+import { MAX_RELATION_DEPTH, relationAllowed } from './schemas.ts';
+import { RANGE_OPS } from './types.ts';
 import {
   canRead,
   type FieldInfo,

@@ -1,14 +1,11 @@
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { INT32_MAX } from './fields.ts';
 import { PageQuery } from './pagination.ts';
-import { canRead, type FieldInfo, type Resource, type Scope } from './types.ts';
+import { canRead, type FieldInfo, RANGE_OPS, type Resource, type Scope } from './types.ts';
 
 // Every schema of a resource comes from its field table: the query string, the write bodies
 // and one response schema per scope. The response schema is the leak guard: the serializer of
 // a guest's answer simply has no property for costPrice, whatever a row might hold.
-
-export const RANGE_OPS = ['gte', 'lte', 'gt', 'lt'] as const;
-export type RangeOp = (typeof RANGE_OPS)[number];
 
 /** Deepest `with` nesting served (category.parent.parent). */
 export const MAX_RELATION_DEPTH = 3;

@@ -5,7 +5,6 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Caller } from '../http/access.ts';
 import type { RoleId } from '../http/roles.ts';
-import type { RangeOp } from './schemas.ts';
 
 /** Who may read a field or a relation: the lowest scope (public, customer, backend); higher scopes see it too. */
 export type Scope = 'public' | 'customer' | 'backend';
@@ -238,6 +237,8 @@ export interface Resource {
   operations: Operation[];
 }
 
+export const RANGE_OPS = ['gte', 'lte', 'gt', 'lt'] as const;
+export type RangeOp = (typeof RANGE_OPS)[number];
 export type FilterOp = 'eq' | 'in' | 'null' | RangeOp;
 
 export interface Filter {

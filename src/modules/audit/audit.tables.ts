@@ -1,11 +1,13 @@
 import { bigserial, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import type { Changes } from './audit.ts';
 
 /**
  * Back-office writes: who (the admin token's `sub`), when, what (an action on an entity) and the
  * fields it changed as `{field: {before, after}}`. Written in the transaction of the write, so a
  * write that rolls back leaves no row, and a row always describes a committed change.
  */
+/** What a write changed, field by field (secrets as "changed"). */
+export type Changes = Record<string, { before: unknown; after: unknown }>;
+
 export const auditLog = pgTable(
   'audit_log',
   {

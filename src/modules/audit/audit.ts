@@ -1,12 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Db } from '../../db/client.ts';
 import type { AuditedWrite } from '../../resources/index.ts';
-import { auditLog } from './audit.tables.ts';
+import { auditLog, type Changes } from './audit.tables.ts';
 
 // The narrow door other modules write the audit log through (docs/orders.md, "Audit"). The audit
 // module imports no other module, so any module may call it without making a cycle.
 
-export type Changes = Record<string, { before: unknown; after: unknown }>;
+export type { Changes };
 
 export interface AuditEntry {
   /** The admin token's `sub`. */

@@ -22,7 +22,6 @@ import {
   type AuthDeps,
   adminProfile,
   changeCustomerPassword,
-  customerProfile,
   loginAdmin,
   loginCustomer,
   logout,
@@ -34,6 +33,7 @@ import { type LoginLimits, loginLimits } from './login-limits.ts';
 import { perIpLimit } from '../../http/rate-limit.ts';
 import { selfServiceRoutes } from './self-service.routes.ts';
 import type { AuthContext } from './tokens.ts';
+import { customerProfile } from './customer-profile.ts';
 
 const CONTEXTS: AuthContext[] = ['admin', 'customer'];
 
@@ -156,7 +156,7 @@ function profileRoutes(app: TypedApp, deps: AuthDeps): void {
       },
       config: { access: access.customer() },
     },
-    async (request) => ok(await customerProfile(deps, customerIdOf(request.caller))),
+    async (request) => ok(await customerProfile(deps.db, customerIdOf(request.caller))),
   );
 }
 

@@ -16,15 +16,11 @@ import { canonicalEmail, normaliseLogin } from './email.ts';
 import type { PasswordGuard } from './login-limits.ts';
 import { startEmailVerification } from './self-service.service.ts';
 import { hashPassword, plainPasswordMatches, verifyDummyPassword, verifyPassword } from './passwords.ts';
-import type { Sessions, TokenPair } from './sessions.ts';
-import { type AccessClaims, type AccessTokens, type AuthContext, hashOpaqueToken } from './tokens.ts';
+import type { AuthDeps } from './auth-deps.ts';
+import type { TokenPair } from './sessions.ts';
+import { type AccessClaims, type AuthContext, hashOpaqueToken } from './tokens.ts';
 
-export interface AuthDeps {
-  db: Db;
-  tokens: AccessTokens;
-  sessions: Sessions;
-  config: Config;
-}
+export type { AuthDeps };
 
 export type { TokenPair };
 
@@ -195,11 +191,4 @@ export async function adminProfile(deps: AuthDeps, sub: string): Promise<AdminId
   const admin = await currentAdmin(deps, sub);
   if (!admin) throw new AppError('UNAUTHENTICATED', 'the account is no longer active');
   return admin;
-}
-
-export async function customerProfile(deps: AuthDeps, customerId: number) {
-  const customer = await findCustomerById(deps.db, customerId);
-  if (!customer?.active) throw new AppError('UNAUTHENTICATED', 'the account is no longer active');
-  const { id, email, firstName, lastName, phone, newsletter, loyaltyPoints } = customer;
-  return { id, email, firstName, lastName, phone, newsletter, loyaltyPoints };
 }

@@ -18,7 +18,8 @@ import { writeMail } from '../mail/mail.service.ts';
 import { getSetting } from '../settings/settings.service.ts';
 import { type AccountTokenPurpose, customerAccountToken } from './account-tokens.tables.ts';
 import { findAdminById, findCustomerByEmail, findCustomerById, updateAdmin } from './auth.repo.ts';
-import { type AuthDeps, customerProfile } from './auth.service.ts';
+import type { AuthDeps } from './auth-deps.ts';
+import { customerProfile } from './customer-profile.ts';
 import { canonicalEmail, normaliseLogin } from './email.ts';
 import type { PasswordGuard } from './login-limits.ts';
 import { hashPassword, verifyDummyPassword, verifyPassword } from './passwords.ts';
@@ -188,7 +189,7 @@ export async function updateOwnProfile(
       throw err;
     }
   }
-  return customerProfile(deps, customerId);
+  return customerProfile(deps.db, customerId);
 }
 
 /**

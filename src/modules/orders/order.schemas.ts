@@ -5,6 +5,9 @@ import { OrderTotals, PayWay, totalsFields } from '../pricing/totals.schemas.ts'
 import { ORDER_STATUSES } from './order-states.ts';
 import { PAYMENT_STATUSES } from './payment-states.ts';
 import { CardPaymentJson } from '../payments/payments.schemas.ts';
+import { AddressJson } from './address.schemas.ts';
+
+export { AddressJson, type AddressJsonType } from './address.schemas.ts';
 
 const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
 const Status = Type.Union(
@@ -51,19 +54,6 @@ export const PlaceOrderHeaders = Type.Object({
     }),
   ),
 });
-
-export const AddressJson = Type.Object({
-  firstName: Type.String(),
-  lastName: Type.String(),
-  phone: Type.String(),
-  email: Type.String(),
-  street: Type.String(),
-  city: Type.String(),
-  countyAlpha: Type.Union([Type.String(), Type.Null()]),
-  countryAlpha2: Type.String(),
-  postalCode: Type.Union([Type.String(), Type.Null()]),
-});
-export type AddressJsonType = Static<typeof AddressJson>;
 
 export const OrderLineJson = Type.Object({
   id: Type.Integer({ description: 'The line id a return names (orderLineId)' }),

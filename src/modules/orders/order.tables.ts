@@ -16,7 +16,8 @@ import {
 import { customers } from '../customers/customer.tables.ts';
 import type { VatBreakdownEntry } from '../pricing/vat.ts';
 import { ORDER_STATUSES } from './order-states.ts';
-import type { AddressJsonType, OrderJsonType } from './order.schemas.ts';
+import type { PayWayType } from '../pricing/totals.schemas.ts';
+import type { AddressJsonType } from './address.schemas.ts';
 import { PAYMENT_STATUSES } from './payment-states.ts';
 
 /**
@@ -47,7 +48,7 @@ export const salesOrders = pgTable(
     pointsSpent: integer('points_spent').notNull().default(0),
     transportId: integer('transport_id'),
     transportName: text('transport_name'),
-    payWay: text('pay_way').$type<NonNullable<OrderJsonType['payWay']>>(),
+    payWay: text('pay_way').$type<PayWayType>(),
     giftPackaging: boolean('gift_packaging').notNull().default(false),
     /** The payment's own life cycle (payment-states.ts), beside the order's status. */
     paymentStatus: text('payment_status', { enum: PAYMENT_STATUSES }).notNull().default('pending'),

@@ -14,6 +14,8 @@ export const PayWay = Type.Union(
   },
 );
 
+export type PayWayType = Static<typeof PayWay>;
+
 export const SelectedGiftBody = Type.Object(
   {
     giftId: Id,

@@ -2464,7 +2464,7 @@ export interface components {
             /** @description pending → confirmed → shipped → delivered; pending or confirmed → cancelled */
             status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled";
             /** @description pending → paid → partially_refunded / refunded (docs/orders.md) */
-            paymentStatus: "pending" | "paid" | "partially_refunded" | "refunded";
+            paymentStatus: "pending" | "authorized" | "paid" | "partially_refunded" | "refunded";
             /** @description Amount received */
             paid: number;
             /** @description Amount refunded so far */
@@ -20631,7 +20631,7 @@ export interface operations {
                 /** @description e.g. SO-000042 */
                 number?: string;
                 /** @description pending → paid → partially_refunded / refunded (docs/orders.md) */
-                paymentStatus?: "pending" | "paid" | "partially_refunded" | "refunded";
+                paymentStatus?: "pending" | "authorized" | "paid" | "partially_refunded" | "refunded";
                 /** @description Orders whose total is above this amount (decimal; e.g. unpaid orders above an alert threshold) */
                 totalAbove?: number;
             };
@@ -20757,7 +20757,7 @@ export interface operations {
                 /** @description e.g. SO-000042 */
                 number?: string;
                 /** @description pending → paid → partially_refunded / refunded (docs/orders.md) */
-                paymentStatus?: "pending" | "paid" | "partially_refunded" | "refunded";
+                paymentStatus?: "pending" | "authorized" | "paid" | "partially_refunded" | "refunded";
                 /** @description Orders whose total is above this amount (decimal; e.g. unpaid orders above an alert threshold) */
                 totalAbove?: number;
             };
@@ -22315,7 +22315,7 @@ export interface operations {
                     /** @description Target; https:// in production */
                     url: string;
                     /** @description Event types delivered to this webhook; ["*"] for every event */
-                    events: ("customer.registered" | "order.placed" | "order.status_changed" | "order.cancelled" | "product.price_changed" | "product.stock_low" | "product.out_of_stock" | "*")[];
+                    events: ("customer.registered" | "order.placed" | "order.status_changed" | "order.cancelled" | "order.paid" | "product.price_changed" | "product.stock_low" | "product.out_of_stock" | "*")[];
                     /** @default true */
                     active?: boolean;
                     description?: string;
@@ -22718,7 +22718,7 @@ export interface operations {
                     /** @description Target; https:// in production */
                     url?: string;
                     /** @description Event types delivered to this webhook; ["*"] for every event */
-                    events?: ("customer.registered" | "order.placed" | "order.status_changed" | "order.cancelled" | "product.price_changed" | "product.stock_low" | "product.out_of_stock" | "*")[];
+                    events?: ("customer.registered" | "order.placed" | "order.status_changed" | "order.cancelled" | "order.paid" | "product.price_changed" | "product.stock_low" | "product.out_of_stock" | "*")[];
                     active?: boolean;
                     description?: string;
                 };
@@ -24004,7 +24004,7 @@ export interface operations {
                 /** @description e.g. SO-000042 */
                 number?: string;
                 /** @description pending → paid → partially_refunded / refunded (docs/orders.md) */
-                paymentStatus?: "pending" | "paid" | "partially_refunded" | "refunded";
+                paymentStatus?: "pending" | "authorized" | "paid" | "partially_refunded" | "refunded";
                 /** @description Orders whose total is above this amount (decimal; e.g. unpaid orders above an alert threshold) */
                 totalAbove?: number;
             };

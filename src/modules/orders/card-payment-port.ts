@@ -1,7 +1,7 @@
 import type { OrderPaymentPort } from '../payments/webhook.service.ts';
 import { setPayment } from './after-order.repo.ts';
 import { findOrder } from './order.repo.ts';
-import { paymentStateOf } from './payments.ts';
+import { announcePaid, paymentStateOf } from './payments.ts';
 import { movePayment } from './payment-states.ts';
 
 // The order's side of a card provider's event (docs/payments.md): the payments module decides
@@ -20,10 +20,12 @@ export const orderPaymentPort: OrderPaymentPort = {
     };
   },
   async apply(tx, orderId, decision) {
-    if (decision.kind !== 'paid') return;
+    if (decision.kind !== 'paid' && decision.kind !== 'authorized') return;
     const order = await findOrder(tx, orderId);
     if (!order) return;
-    const outcome = movePayment(paymentStateOf(order), { kind: 'paid' });
-    if (outcome.ok) await setPayment(tx, orderId, outcome.state, true);
+    const outcome = movePayment(paymentStateOf(order), { kind: decision.kind });
+    if (!outcome.ok) return;
+    const updated = await setPayment(tx, orderId, outcome.state, decision.kind === 'paid');
+    if (decision.kind === 'paid') await announcePaid(tx, updated);
   },
 };

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { eq } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
@@ -64,23 +64,46 @@ export async function startCardPayment(
 
 /** The card payment of an order as the order answers it, or undefined for other payment methods. */
 export async function cardPaymentOf(db: Db, orderId: number): Promise<CardPaymentJsonType | undefined> {
-  const [row] = await db.select().from(cardPayment).where(eq(cardPayment.orderId, orderId));
-  if (!row) return undefined;
+  return (await cardPaymentsOf(db, [orderId])).get(orderId);
+}
+
+/** The card payments of a page of orders, by order id, in two queries whatever the page's size. */
+export async function cardPaymentsOf(
+  db: Db,
+  orderIds: readonly number[],
+): Promise<Map<number, CardPaymentJsonType>> {
+  const found = new Map<number, CardPaymentJsonType>();
+  if (orderIds.length === 0) return found;
+  const rows = await db
+    .select()
+    .from(cardPayment)
+    .where(inArray(cardPayment.orderId, [...orderIds]));
+  if (rows.length === 0) return found;
   const refunds = await db
     .select()
     .from(paymentRefund)
-    .where(eq(paymentRefund.orderId, orderId))
-    .orderBy(paymentRefund.seq);
-  return {
-    provider: row.provider,
-    intentId: row.intentId,
-    clientSecret: row.clientSecret,
-    status: row.status,
-    refunds: refunds.map((r) => ({
-      amount: fromCents(r.amount),
-      status: r.status,
-      providerRefundId: r.providerRefundId,
-      at: r.createdAt.toISOString(),
-    })),
-  };
+    .where(
+      inArray(
+        paymentRefund.orderId,
+        rows.map((r) => r.orderId),
+      ),
+    )
+    .orderBy(paymentRefund.orderId, paymentRefund.seq);
+  for (const row of rows) {
+    found.set(row.orderId, {
+      provider: row.provider,
+      intentId: row.intentId,
+      clientSecret: row.clientSecret,
+      status: row.status,
+      refunds: refunds
+        .filter((r) => r.orderId === row.orderId)
+        .map((r) => ({
+          amount: fromCents(r.amount),
+          status: r.status,
+          providerRefundId: r.providerRefundId,
+          at: r.createdAt.toISOString(),
+        })),
+    });
+  }
+  return found;
 }

@@ -1,3 +1,4 @@
+import type { Db } from '../../db/client.ts';
 import type { OrderPaymentPort } from '../payments/webhook.service.ts';
 import { setPayment } from './after-order.repo.ts';
 import { findOrder } from './order.repo.ts';
@@ -20,6 +21,7 @@ export const orderPaymentPort: OrderPaymentPort = {
     };
   },
   async apply(tx, orderId, decision) {
+    if (decision.kind === 'refund_late') return recordLateRefund(tx, orderId);
     if (decision.kind !== 'paid' && decision.kind !== 'authorized') return;
     const order = await findOrder(tx, orderId);
     if (!order) return;
@@ -29,3 +31,16 @@ export const orderPaymentPort: OrderPaymentPort = {
     if (decision.kind === 'paid') await announcePaid(tx, updated);
   },
 };
+
+/**
+ * Money that arrived for an order already cancelled (it waited too long) is given back at once by
+ * the payments module; the order keeps the trace: paid and refunded in full, no order.paid.
+ */
+async function recordLateRefund(tx: Db, orderId: number): Promise<void> {
+  const order = await findOrder(tx, orderId);
+  if (!order) return;
+  const paid = movePayment(paymentStateOf(order), { kind: 'paid' });
+  if (!paid.ok) return;
+  const refunded = movePayment(paid.state, { kind: 'refund', amountCents: paid.state.paidCents });
+  if (refunded.ok) await setPayment(tx, orderId, refunded.state, true);
+}

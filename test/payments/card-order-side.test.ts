@@ -133,6 +133,28 @@ describe("card payments: the order's side", () => {
     }
   });
 
+  test('when the back office captures an authorized order, then the provider captures and the order is paid; anything else is 409', async () => {
+    await setStoredSetting(t.app.db, 'payment_capture_mode', 'manual');
+    try {
+      const p = await makeProduct(t.app.db, { price: 1500 });
+      const { who, order } = await cardOrder([[p, 1]]);
+      const path = `/rest/order/order/${order.id}/capture`;
+      const early = await admin('POST', path);
+      assert.deepEqual([early.statusCode, early.json().error.code], [409, 'ILLEGAL_TRANSITION']);
+      await payByCard(who, order.payment.intentId);
+      await paymentBecomes(who, order.id, 'authorized', 'authorized');
+      const captured = await admin('POST', path);
+      assert.equal(captured.statusCode, 200, captured.body);
+      const paid = await paymentBecomes(who, order.id, 'paid', 'succeeded');
+      assert.deepEqual([paid.paymentStatus, paid.paid], ['paid', 20]);
+      assert.equal((await admin('POST', path)).statusCode, 409, 'captured once');
+      const customer = await call(t.app, 'POST', path, who);
+      assert.equal(customer.statusCode, 403);
+    } finally {
+      await setStoredSetting(t.app.db, 'payment_capture_mode', 'automatic');
+    }
+  });
+
   test('when an authorized order is cancelled, then the authorization is voided and nothing is refunded', async () => {
     await setStoredSetting(t.app.db, 'payment_capture_mode', 'manual');
     try {

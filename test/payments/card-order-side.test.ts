@@ -127,6 +127,7 @@ describe("card payments: the order's side", () => {
       assert.equal(shipped.statusCode, 200, shipped.body);
       const paid = await paymentBecomes(who, order.id, 'paid', 'succeeded');
       assert.deepEqual([paid.paymentStatus, paid.paid, paid.payment.status], ['paid', 25, 'succeeded']);
+      assert.equal(paid.payment.attempts, 1, 'the capture is no second try');
       assert.equal((await intentRow(order.payment.intentId)).status, 'succeeded');
     } finally {
       await setStoredSetting(t.app.db, 'payment_capture_mode', 'automatic');

@@ -102,6 +102,7 @@ describe('card payments through Stripe (local emulator)', () => {
     assert.deepEqual(await deliverEvents(), [200]);
     const paid = await orderOf(who, order.id);
     assert.deepEqual([paid.paymentStatus, paid.paid, paid.payment.status], ['paid', 17.24, 'succeeded']);
+    assert.equal(paid.payment.attempts, 2, 'one decline, one success');
   });
 
   test('when an event is forged, unsigned or stale, then 400 and nothing changes; a replay is 200 and changes nothing', async () => {

@@ -1,5 +1,5 @@
-// An order's card payment on its page: the provider, the intent, where it stands, the refunds sent
-// to the card, and the capture of an authorized payment (manual capture) before the first shipment.
+// An order's card payment on its page: the provider, the intent, where it stands, the attempts, the
+// refunds sent to the card, and the capture of an authorized payment (manual capture).
 import {
   Box,
   Button,
@@ -59,6 +59,7 @@ export function CardPaymentPanel() {
         <Typography variant="body2">Provider: {payment.provider}</Typography>
         <Typography variant="body2">Intent: {payment.intentId}</Typography>
         <Typography variant="body2">Status: {words(payment.status)}</Typography>
+        <Typography variant="body2">Attempts: {payment.attempts}</Typography>
         <CaptureButton order={order} />
       </Stack>
       {payment.refunds.length > 0 && (

@@ -2627,6 +2627,8 @@ export interface components {
             /** @description Confirms the payment from the customer's browser */
             clientSecret: string;
             status: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "succeeded" | "failed" | "canceled" | "mismatch";
+            /** @description The customer's tries the provider reported (declined, authorized or succeeded) */
+            attempts: number;
             refunds: {
                 /** @description Refunded to the card (decimal) */
                 amount: number;

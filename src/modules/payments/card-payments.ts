@@ -1,12 +1,12 @@
 import type { Static } from '@sinclair/typebox';
-import { inArray } from 'drizzle-orm';
+import { and, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { fromCents } from '../../lib/money.ts';
 import { idempotencyKeyFor } from './idempotency.ts';
 import type { CardPaymentJson } from './payments.schemas.ts';
-import { cardPayment, paymentRefund } from './payments.tables.ts';
+import { cardPayment, paymentEvent, paymentRefund } from './payments.tables.ts';
 import { cardProvider } from './providers/index.ts';
 
 // An order's card payment as the payments module keeps it: created with the order, moved by the
@@ -59,7 +59,7 @@ export async function startCardPayment(
     currency: order.currency,
     owner,
   });
-  return { provider: provider.name, ...intent, refunds: [] };
+  return { provider: provider.name, ...intent, attempts: 0, refunds: [] };
 }
 
 /** The card payment of an order as the order answers it, or undefined for other payment methods. */
@@ -89,12 +89,17 @@ export async function cardPaymentsOf(
       ),
     )
     .orderBy(paymentRefund.orderId, paymentRefund.seq);
+  const attempts = await attemptsOf(
+    db,
+    rows.map((r) => r.intentId),
+  );
   for (const row of rows) {
     found.set(row.orderId, {
       provider: row.provider,
       intentId: row.intentId,
       clientSecret: row.clientSecret,
       status: row.status,
+      attempts: attempts.get(row.intentId) ?? 0,
       refunds: refunds
         .filter((r) => r.orderId === row.orderId)
         .map((r) => ({
@@ -106,4 +111,21 @@ export async function cardPaymentsOf(
     });
   }
   return found;
+}
+
+const ATTEMPT_EVENTS = ['payment.failed', 'payment.authorized', 'payment.succeeded'];
+
+/** The tries each intent's provider reported: one event per declined or accepted confirmation. */
+async function attemptsOf(db: Db, intentIds: readonly string[]): Promise<Map<string, number>> {
+  const rows = await db
+    // Every decline, and the one try that went through (a capture's success is no second try).
+    .select({
+      intentId: paymentEvent.intentId,
+      n: sql<number>`(count(*) filter (where ${paymentEvent.type} = 'payment.failed')
+        + (bool_or(${paymentEvent.type} <> 'payment.failed'))::int)::int`,
+    })
+    .from(paymentEvent)
+    .where(and(inArray(paymentEvent.intentId, [...intentIds]), inArray(paymentEvent.type, ATTEMPT_EVENTS)))
+    .groupBy(paymentEvent.intentId);
+  return new Map(rows.map((r) => [r.intentId, r.n]));
 }

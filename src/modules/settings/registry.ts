@@ -140,7 +140,7 @@ export const SETTINGS = {
   payment_methods_enabled: {
     schema: Type.Array(
       Type.Union([Type.Literal('delivery'), Type.Literal('bank_transfer'), Type.Literal('card')]),
-      { uniqueItems: true, maxItems: 3, description: 'Payment methods offered at checkout (payWay codes)' },
+      { uniqueItems: true, maxItems: 3, description: 'The payWay codes offered at checkout' },
     ),
     default: ['delivery', 'bank_transfer', 'card'] as ('delivery' | 'bank_transfer' | 'card')[],
   },

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../src/db/client.ts';
 import { stripeProvider } from '../../src/modules/payments/providers/stripe.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { setStoredSetting } from '../helpers/catalog-factories.ts';
@@ -151,6 +153,29 @@ describe('card payments through Stripe (local emulator)', () => {
       [[2489, `order-${order.id}-refund-1`]],
     );
     assert.equal(o.payment.refunds[0].providerRefundId, refunds[0].id);
+  });
+
+  test('when Stripe refuses a call, then 502 PAYMENT_PROVIDER_FAILED and the order is left as it was', async () => {
+    const p = await makeProduct(t.app.db, { price: 1000, stockQty: 5 });
+    const customer = await makeCustomer(t.app);
+    const who: Who = { token: customer.token };
+    await fillCart(t.app, who, [[p, 1]]);
+    const placed = await placeOrder(t.app, who, { transportId, payWay: 'card' });
+    const order = placed.json().data;
+    // Paid at Stripe, its event not delivered yet: the shop still sees an open intent.
+    confirm(order.payment.intentId, TEST_METHODS.approves);
+    const cancel = await call(t.app, 'POST', `/rest/order/order/${order.id}/cancel`, who, {});
+    assert.equal(cancel.statusCode, 502, cancel.body);
+    assert.equal(cancel.json().error.code, 'PAYMENT_PROVIDER_FAILED');
+    const still = await orderOf(who, order.id);
+    assert.deepEqual([still.status, still.statusHistory.length], ['pending', 1]);
+    const [{ n }] = await queryRows<{ n: number }>(
+      t.app.db,
+      sql`select stock_qty as n from product where id = ${p}`,
+    );
+    assert.equal(n, 4, 'the stock stays taken');
+    assert.deepEqual(await deliverEvents(), [200]);
+    assert.equal((await orderOf(who, order.id)).paymentStatus, 'paid');
   });
 
   test('when capture is manual, then Stripe holds the money at the order and captures it at the first shipment', async () => {

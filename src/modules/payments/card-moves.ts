@@ -16,6 +16,20 @@ import { providerNamed } from './providers/index.ts';
 
 type CardPaymentRow = typeof cardPayment.$inferSelect;
 
+/**
+ * Calls the provider; its refusal or silence becomes 502 PAYMENT_PROVIDER_FAILED, and the caller's
+ * transaction (the order's change) rolls back with it.
+ */
+export async function atProvider<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new AppError('PAYMENT_PROVIDER_FAILED', `the card provider answered: ${reason}`);
+  }
+}
+
 async function lockedPayment(tx: Db, orderId: number): Promise<CardPaymentRow | undefined> {
   const [row] = await tx.select().from(cardPayment).where(eq(cardPayment.orderId, orderId)).for('update');
   return row;
@@ -39,7 +53,8 @@ function providerOf(config: Config, tx: Db, row: CardPaymentRow): PaymentProvide
 export async function captureCardPayment(tx: Db, config: Config, orderId: number): Promise<boolean> {
   const row = await lockedPayment(tx, orderId);
   if (row?.status !== 'authorized') return false;
-  await providerOf(config, tx, row).capture(row.intentId, row.amount, idempotencyKeyFor(orderId, 'capture'));
+  const provider = providerOf(config, tx, row);
+  await atProvider(() => provider.capture(row.intentId, row.amount, idempotencyKeyFor(orderId, 'capture')));
   return true;
 }
 
@@ -55,7 +70,8 @@ const VOIDABLE: readonly CardPaymentStatus[] = [
 export async function voidCardPayment(tx: Db, config: Config, orderId: number): Promise<void> {
   const row = await lockedPayment(tx, orderId);
   if (!row || !VOIDABLE.includes(row.status)) return;
-  await providerOf(config, tx, row).cancel(row.intentId, idempotencyKeyFor(orderId, 'cancel'));
+  const provider = providerOf(config, tx, row);
+  await atProvider(() => provider.cancel(row.intentId, idempotencyKeyFor(orderId, 'cancel')));
 }
 
 /**
@@ -76,10 +92,9 @@ export async function refundCardPayment(
     .where(eq(paymentRefund.orderId, orderId));
   const refund = nextRefund(sent, amountCents);
   await tx.insert(paymentRefund).values({ orderId, seq: refund.seq, amount: refund.amountCents });
-  const answer = await providerOf(config, tx, row).refund(
-    row.intentId,
-    refund.amountCents,
-    idempotencyKeyFor(orderId, { refund: refund.seq }),
+  const provider = providerOf(config, tx, row);
+  const answer = await atProvider(() =>
+    provider.refund(row.intentId, refund.amountCents, idempotencyKeyFor(orderId, { refund: refund.seq })),
   );
   await tx
     .update(paymentRefund)

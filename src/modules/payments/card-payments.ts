@@ -4,6 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { fromCents } from '../../lib/money.ts';
+import { atProvider } from './card-moves.ts';
 import { idempotencyKeyFor } from './idempotency.ts';
 import type { CardPaymentJson } from './payments.schemas.ts';
 import { cardPayment, paymentEvent, paymentRefund } from './payments.tables.ts';
@@ -41,14 +42,16 @@ export async function startCardPayment(
   const provider = cardProvider(config, tx);
   if (!provider) throw new AppError('PAYWAY_INVALID', 'card payments are not offered');
   const owner = ownerOf(customerId);
-  const intent = await provider.createIntent({
-    orderId: order.id,
-    amountCents: order.total,
-    currency: order.currency,
-    captureMode,
-    owner,
-    idempotencyKey: idempotencyKeyFor(order.id, 'intent'),
-  });
+  const intent = await atProvider(() =>
+    provider.createIntent({
+      orderId: order.id,
+      amountCents: order.total,
+      currency: order.currency,
+      captureMode,
+      owner,
+      idempotencyKey: idempotencyKeyFor(order.id, 'intent'),
+    }),
+  );
   await tx.insert(cardPayment).values({
     orderId: order.id,
     provider: provider.name,

@@ -31,6 +31,9 @@ const ENV_KEYS: Record<string, string[]> = {
   METRICS_TOKEN: ['metrics', 'token'],
   METRICS_PORT: ['metrics', 'port'],
   OTEL_EXPORTER_OTLP_ENDPOINT: ['tracing', 'endpoint'],
+  CARD_PROVIDER: ['payments', 'cardProvider'],
+  STRIPE_SECRET_KEY: ['payments', 'stripe', 'secretKey'],
+  STRIPE_WEBHOOK_SECRET: ['payments', 'stripe', 'webhookSecret'],
 };
 
 function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {

@@ -223,6 +223,7 @@ export function parseConfig(raw: unknown): Config {
     }
   }
   assertSecretUsable(config.auth.secret);
+  assertCardProviderUsable(config);
   if (config.nodeEnv === 'production') assertProductionSafe(config);
   return config;
 }
@@ -236,6 +237,18 @@ function assertSecretUsable(secret: string): void {
   }
   if (secret && Buffer.byteLength(secret) < 32) {
     throw new ConfigError('configuration key "auth.secret" (JWT_SECRET): must be at least 32 bytes');
+  }
+}
+
+/** Stripe needs its API key and the webhook's signing secret: without them no card is taken or trusted. */
+function assertCardProviderUsable(config: Config): void {
+  if (config.payments.cardProvider !== 'stripe') return;
+  for (const key of ['secretKey', 'webhookSecret'] as const) {
+    if (!config.payments.stripe[key]) {
+      throw new ConfigError(
+        `configuration key "payments.stripe.${key}": required when payments.cardProvider is stripe`,
+      );
+    }
   }
 }
 

@@ -31,6 +31,10 @@ export function orderActions(api: Api) {
       const body = reference ? { reference } : {};
       return { data: dataOf(await api.POST('/rest/order/order/{id}/payment', { ...order(id), body })) };
     },
+    /** POST /rest/order/order/{id}/capture: takes the money an authorized card payment holds. */
+    async captureOrderPayment(id: unknown) {
+      return { data: dataOf(await api.POST('/rest/order/order/{id}/capture', order(id))) };
+    },
     /** POST /rest/order/order/{id}/shipment {carrier, trackingNumber, trackingUrl?}: ships a confirmed order. */
     async shipOrder(id: unknown, shipment: Shipment) {
       const body = shipment.trackingUrl ? shipment : { ...shipment, trackingUrl: undefined };

@@ -25,7 +25,7 @@ const ORDER_PRODUCTS = Number(process.env.BENCH_ORDER_PRODUCTS ?? 10);
 /** Carts prepared per second of measurement: more than the loop can place, so time is the limit. */
 const CARTS_PER_SECOND = Number(process.env.BENCH_ORDER_CARTS_PER_S ?? 800);
 
-const ADDRESS = {
+export const ADDRESS = {
   firstName: 'Bench',
   lastName: 'Mark',
   phone: '+49 30 1234567',
@@ -41,7 +41,7 @@ interface Answer {
   headers: Headers;
 }
 
-async function api(
+export async function api(
   ctx: BenchContext,
   method: string,
   path: string,
@@ -70,7 +70,7 @@ async function create(ctx: BenchContext, path: string, body: Record<string, unkn
 
 const uid = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
-async function makeProducts(ctx: BenchContext, n: number): Promise<number[]> {
+export async function makeProducts(ctx: BenchContext, n: number): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < n; i++) {
     const id = uid();
@@ -88,7 +88,7 @@ async function makeProducts(ctx: BenchContext, n: number): Promise<number[]> {
   return ids;
 }
 
-function makeTransport(ctx: BenchContext): Promise<number> {
+export function makeTransport(ctx: BenchContext): Promise<number> {
   return create(ctx, '/rest/checkout/transport', {
     name: `Bench courier ${uid()}`,
     price: 4.9,
@@ -104,12 +104,16 @@ function makeCustomer(ctx: BenchContext): Promise<string> {
   return ctx.customerToken();
 }
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] : 0;
 }
 
 /** Fills `count` fresh guest carts (one unit each) through the API, 10 at a time; answers their tokens. */
-async function prepareCarts(ctx: BenchContext, productIds: number[], count: number): Promise<string[]> {
+export async function prepareCarts(
+  ctx: BenchContext,
+  productIds: number[],
+  count: number,
+): Promise<string[]> {
   const tokens: string[] = [];
   const worker = async () => {
     while (tokens.length < count) {

@@ -1,5 +1,6 @@
 import { catalogScenarios } from './catalog.ts';
 import { checkoutScenarios } from './checkout.ts';
+import { paymentScenarios } from './payments.ts';
 import { platformScenarios } from './platform.ts';
 import { reportScenarios } from './reports.ts';
 import type { Scenario } from './types.ts';
@@ -9,5 +10,6 @@ export const scenarios: Scenario[] = [
   ...platformScenarios,
   ...catalogScenarios,
   ...checkoutScenarios,
+  ...paymentScenarios,
   ...reportScenarios,
 ];

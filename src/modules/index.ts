@@ -29,6 +29,7 @@ import { testProviderRoutes } from './payments/test-provider.routes.ts';
 import { paymentWebhookRoutes } from './payments/webhook.routes.ts';
 import { testPaymentEventsConsumer } from './payments/test-events.consumer.ts';
 import { orderPaymentPort } from './orders/card-payment-port.ts';
+import { paymentTimeoutConsumer } from './orders/payment-timeout.consumer.ts';
 import { cmsModule } from './cms/index.ts';
 import { customersModule } from './customers/index.ts';
 import { healthRoutes, operationsTag } from '../http/health.ts';
@@ -70,7 +71,7 @@ export const modules: FastifyPluginAsync[] = [
   webhookRoutes,
   mailRoutes,
   // Webhooks first: their deliveries are written before the e-mails in the relay's transaction.
-  outboxModule([webhookConsumer, mailConsumer, testPaymentEventsConsumer]),
+  outboxModule([webhookConsumer, mailConsumer, testPaymentEventsConsumer, paymentTimeoutConsumer]),
   reportRoutes,
   auditRoutes,
   adminUiRoutes,

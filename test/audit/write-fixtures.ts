@@ -13,7 +13,10 @@ import {
   placeOrder,
 } from '../checkout/fixtures.ts';
 import { bearer } from '../helpers/app.ts';
-import { unique } from '../helpers/catalog-factories.ts';
+import { setStoredSetting, unique } from '../helpers/catalog-factories.ts';
+import { testPaymentEvent } from '../../src/modules/payments/payments.tables.ts';
+import { testProviderSecret } from '../../src/modules/payments/providers/test.ts';
+import { signEvent } from '../../src/modules/payments/signature.ts';
 
 // One valid write per back-office write operation, keyed by operationId, for
 // test/audit/every-write.test.ts: each fixture makes what its write needs, then says how to call
@@ -79,6 +82,38 @@ async function order(s: Shop, upTo: 'pending' | 'confirmed' | 'paid and shipped'
     await send(s, 'POST', `${path}/shipment`, { carrier: 'DHL', trackingNumber: 'T1' });
   }
   return { id: data.id, lineId: data.lines[0].id };
+}
+
+/** A card order whose payment is authorized, not captured (manual capture through the test provider). */
+async function authorizedOrder(s: Shop): Promise<number> {
+  await setStoredSetting(s.app.db, 'payment_capture_mode', 'manual');
+  const product = await makeProduct(s.app.db, { price: 1000 });
+  const customer = await makeCustomer(s.app);
+  const me = await fillCart(s.app, { token: customer.token }, [[product, 1]]);
+  const placed = await placeOrder(s.app, me, { transportId: await makeTransport(s.app.db), payWay: 'card' });
+  await setStoredSetting(s.app.db, 'payment_capture_mode', 'automatic');
+  const data = (placed.json() as { data: { id: number; payment: { intentId: string } } }).data;
+  const confirmed = await s.app.inject({
+    method: 'POST',
+    url: '/rest/payments/test/confirm',
+    headers: bearer(customer.token),
+    payload: { intentId: data.payment.intentId, cardNumber: '4242424242424242' },
+  });
+  assert.equal(confirmed.statusCode, 200, confirmed.body);
+  // The job queue is off here: the provider's event is delivered by hand, as the queue would.
+  for (const event of await s.app.db.select().from(testPaymentEvent)) {
+    const raw = JSON.stringify(event.payload);
+    await s.app.inject({
+      method: 'POST',
+      url: '/rest/payments/test/webhook',
+      headers: {
+        'content-type': 'application/json',
+        'test-signature': signEvent(raw, testProviderSecret(s.app.tokens), new Date()),
+      },
+      payload: raw,
+    });
+  }
+  return data.id;
 }
 
 const webhook = (s: Shop) =>
@@ -193,6 +228,7 @@ export const WRITE_FIXTURES: Record<string, (s: Shop) => Promise<Write>> = {
     params: { id: (await order(s, 'confirmed')).id },
     body: { carrier: 'DHL', trackingNumber: 'T2' },
   }),
+  captureOrderPayment: async (s) => ({ params: { id: await authorizedOrder(s) } }),
   markOrderPaid: async (s) => ({ params: { id: (await order(s, 'pending')).id }, body: { reference: 'r' } }),
   cancelOrder: async (s) => ({ params: { id: (await order(s, 'pending')).id }, body: { reason: 'asked' } }),
   async returnOrderLines(s) {

@@ -20,6 +20,7 @@ import {
 } from 'react-admin';
 import type { Order } from '../api-types.ts';
 import { PaymentForm, ReturnForm, ShipmentForm, TransitionForm } from './order-actions.tsx';
+import { CardPaymentPanel } from './order-payment.tsx';
 
 export const ORDER_STATUSES = ['pending', 'confirmed', 'shipped', 'delivered', 'cancelled'] as const;
 
@@ -200,6 +201,7 @@ export function OrderShow() {
         <TextField source="email" label="E-mail" />
         <TransitionForm />
         <PaymentForm />
+        <CardPaymentPanel />
         <ShipmentForm />
         <Labeled label="Delivery address">
           <AddressBlock />

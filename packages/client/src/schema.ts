@@ -1985,6 +1985,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rest/order/order/{id}/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take the money an order's card authorization holds (manual capture)
+         * @description The provider is asked to capture at once; the order's paymentStatus becomes paid when its event arrives.
+         *
+         *     Needs an admin token holding role 6 (Superuser passes).
+         */
+        post: operations["captureOrderPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rest/order/order/{id}/cancel": {
         parameters: {
             query?: never;
@@ -2395,7 +2417,7 @@ export interface components {
             success: false;
             error: {
                 /** @description Stable machine-readable code */
-                code: "VALIDATION_FAILED" | "TOKEN_INVALID" | "PAYMENT_EVENT_INVALID" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "OUT_OF_STOCK" | "TOTAL_CHANGED" | "ILLEGAL_TRANSITION" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "LIMIT_REACHED" | "PRODUCT_UNAVAILABLE" | "VARIANT_REQUIRED" | "TRANSPORT_INVALID" | "COUPON_INVALID" | "GIFT_INVALID" | "CART_EMPTY" | "IDEMPOTENCY_KEY_REUSED" | "PAYWAY_INVALID" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "TOKEN_INVALID" | "PAYMENT_EVENT_INVALID" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "OUT_OF_STOCK" | "TOTAL_CHANGED" | "ILLEGAL_TRANSITION" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "LIMIT_REACHED" | "PRODUCT_UNAVAILABLE" | "VARIANT_REQUIRED" | "TRANSPORT_INVALID" | "COUPON_INVALID" | "GIFT_INVALID" | "CART_EMPTY" | "IDEMPOTENCY_KEY_REUSED" | "PAYWAY_INVALID" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "PAYMENT_PROVIDER_FAILED" | "SERVICE_UNAVAILABLE";
                 message: string;
                 details?: {
                     field: string;
@@ -2464,7 +2486,7 @@ export interface components {
             /** @description pending → confirmed → shipped → delivered; pending or confirmed → cancelled */
             status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled";
             /** @description pending → paid → partially_refunded / refunded (docs/orders.md) */
-            paymentStatus: "pending" | "paid" | "partially_refunded" | "refunded";
+            paymentStatus: "pending" | "authorized" | "paid" | "partially_refunded" | "refunded";
             /** @description Amount received */
             paid: number;
             /** @description Amount refunded so far */
@@ -2605,6 +2627,8 @@ export interface components {
             /** @description Confirms the payment from the customer's browser */
             clientSecret: string;
             status: "requires_payment_method" | "requires_action" | "processing" | "authorized" | "succeeded" | "failed" | "canceled" | "mismatch";
+            /** @description The customer's tries the provider reported (declined, authorized or succeeded) */
+            attempts: number;
             refunds: {
                 /** @description Refunded to the card (decimal) */
                 amount: number;
@@ -20631,7 +20655,7 @@ export interface operations {
                 /** @description e.g. SO-000042 */
                 number?: string;
                 /** @description pending → paid → partially_refunded / refunded (docs/orders.md) */
-                paymentStatus?: "pending" | "paid" | "partially_refunded" | "refunded";
+                paymentStatus?: "pending" | "authorized" | "paid" | "partially_refunded" | "refunded";
                 /** @description Orders whose total is above this amount (decimal; e.g. unpaid orders above an alert threshold) */
                 totalAbove?: number;
             };
@@ -20757,7 +20781,7 @@ export interface operations {
                 /** @description e.g. SO-000042 */
                 number?: string;
                 /** @description pending → paid → partially_refunded / refunded (docs/orders.md) */
-                paymentStatus?: "pending" | "paid" | "partially_refunded" | "refunded";
+                paymentStatus?: "pending" | "authorized" | "paid" | "partially_refunded" | "refunded";
                 /** @description Orders whose total is above this amount (decimal; e.g. unpaid orders above an alert threshold) */
                 totalAbove?: number;
             };
@@ -21171,6 +21195,149 @@ export interface operations {
                 };
             };
         };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Order"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    captureOrderPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             /** @description Default Response */
             200: {
@@ -22315,7 +22482,7 @@ export interface operations {
                     /** @description Target; https:// in production */
                     url: string;
                     /** @description Event types delivered to this webhook; ["*"] for every event */
-                    events: ("customer.registered" | "order.placed" | "order.status_changed" | "order.cancelled" | "product.price_changed" | "product.stock_low" | "product.out_of_stock" | "*")[];
+                    events: ("customer.registered" | "order.placed" | "order.status_changed" | "order.cancelled" | "order.paid" | "product.price_changed" | "product.stock_low" | "product.out_of_stock" | "*")[];
                     /** @default true */
                     active?: boolean;
                     description?: string;
@@ -22718,7 +22885,7 @@ export interface operations {
                     /** @description Target; https:// in production */
                     url?: string;
                     /** @description Event types delivered to this webhook; ["*"] for every event */
-                    events?: ("customer.registered" | "order.placed" | "order.status_changed" | "order.cancelled" | "product.price_changed" | "product.stock_low" | "product.out_of_stock" | "*")[];
+                    events?: ("customer.registered" | "order.placed" | "order.status_changed" | "order.cancelled" | "order.paid" | "product.price_changed" | "product.stock_low" | "product.out_of_stock" | "*")[];
                     active?: boolean;
                     description?: string;
                 };
@@ -24004,7 +24171,7 @@ export interface operations {
                 /** @description e.g. SO-000042 */
                 number?: string;
                 /** @description pending → paid → partially_refunded / refunded (docs/orders.md) */
-                paymentStatus?: "pending" | "paid" | "partially_refunded" | "refunded";
+                paymentStatus?: "pending" | "authorized" | "paid" | "partially_refunded" | "refunded";
                 /** @description Orders whose total is above this amount (decimal; e.g. unpaid orders above an alert threshold) */
                 totalAbove?: number;
             };

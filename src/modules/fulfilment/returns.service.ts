@@ -148,7 +148,13 @@ export async function returnLines(
     const refund = refundFor(refundableOrder(order, lines), wanted);
     let current = order;
     if (refund.amountCents > 0) {
-      current = await applyPayment(tx, order, { kind: 'refund', amountCents: refund.amountCents }, actor);
+      current = await applyPayment(
+        tx,
+        deps.config,
+        order,
+        { kind: 'refund', amountCents: refund.amountCents },
+        actor,
+      );
     }
     if (order.customerId !== null) await givePointsBack(tx, order.customerId, id, refund, actor);
     if (body.restock) await restock(tx, lines, refund);

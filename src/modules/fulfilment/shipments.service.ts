@@ -1,4 +1,5 @@
 import { AppError } from '../../http/errors.ts';
+import { captureCardPayment } from '../payments/card-moves.ts';
 import { insertShipment } from '../orders/after-order.repo.ts';
 import type { OrderActor } from '../orders/order-actor.ts';
 import { lockedOrder, moveOrder, type OrderDeps, orderAnswer } from '../orders/order.service.ts';
@@ -29,7 +30,11 @@ export async function shipOrder(
       trackingUrl: body.trackingUrl ?? null,
     };
     await insertShipment(tx, { orderId: id, ...tracking, actor: actor.kind === 'admin' ? actor.sub : '' });
-    const moved = await moveOrder(tx, order, { to: 'shipped', actor, details: tracking });
+    // Manual capture: the money held at the order is taken when the goods leave.
+    if (order.payWay === 'card' && order.paymentStatus === 'authorized') {
+      await captureCardPayment(tx, deps.config, id);
+    }
+    const moved = await moveOrder(tx, deps.config, order, { to: 'shipped', actor, details: tracking });
     return orderAnswer(tx, moved, true);
   });
 }

@@ -114,12 +114,21 @@ export async function writeMailsForEvent(
   }
   const orderId = Number(payload.orderId);
   const mailedStatus = event.type === 'order.status_changed' && payload.to === 'shipped';
-  if (event.type !== 'order.placed' && event.type !== 'order.cancelled' && !mailedStatus) return;
+  const mailedTypes = ['order.placed', 'order.cancelled', 'order.paid'];
+  if (!mailedTypes.includes(event.type) && !mailedStatus) return;
   const found = await orderMailData(db, orderId);
   if (!found) return;
   const { order, data, firstName } = found;
   if (event.type === 'order.placed') {
     await writeMail(db, config, order.email, { template: 'order_confirmation', firstName, order: data });
+  } else if (event.type === 'order.paid') {
+    await writeMail(db, config, order.email, {
+      template: 'payment_received',
+      firstName,
+      number: order.number,
+      amount: money(order.paidAmount),
+      currency: order.currency,
+    });
   } else if (event.type === 'order.cancelled') {
     await writeMail(db, config, order.email, {
       template: 'order_cancelled',

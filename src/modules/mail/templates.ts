@@ -38,7 +38,8 @@ export type MailData =
   | { template: 'admin_password_reset'; name: string; token: string; minutes: number }
   | { template: 'order_confirmation'; firstName: string; order: OrderMailData }
   | { template: 'order_shipped'; firstName: string; number: string; tracking?: ShipmentTracking }
-  | { template: 'order_cancelled'; firstName: string; number: string };
+  | { template: 'order_cancelled'; firstName: string; number: string }
+  | { template: 'payment_received'; firstName: string; number: string; amount: string; currency: string };
 
 /** The carrier and tracking of a shipment, as the back office entered them. */
 export interface ShipmentTracking {
@@ -115,6 +116,9 @@ const WORDS = {
     trackingUrl: (url: string) => `Follow it at ${url}`,
     cancelledSubject: (n: string) => `Order ${n} cancelled`,
     cancelledBody: (n: string) => `Your order ${n} has been cancelled. Anything charged will be refunded.`,
+    paidSubject: (n: string) => `Payment received for order ${n}`,
+    paidBody: (n: string, amount: string, currency: string) =>
+      `We have received your payment of ${amount} ${currency} for order ${n}. Thank you.`,
   },
   el: {
     hello: (name: string) => `Γεια σας ${name},`,
@@ -157,6 +161,9 @@ const WORDS = {
     trackingUrl: (url: string) => `Παρακολουθήστε την στο ${url}`,
     cancelledSubject: (n: string) => `Η παραγγελία ${n} ακυρώθηκε`,
     cancelledBody: (n: string) => `Η παραγγελία σας ${n} ακυρώθηκε. Ό,τι χρεώθηκε θα σας επιστραφεί.`,
+    paidSubject: (n: string) => `Λάβαμε την πληρωμή της παραγγελίας ${n}`,
+    paidBody: (n: string, amount: string, currency: string) =>
+      `Λάβαμε την πληρωμή σας ${amount} ${currency} για την παραγγελία ${n}. Σας ευχαριστούμε.`,
   },
 } as const;
 
@@ -236,6 +243,11 @@ export function renderMail(locale: Locale, data: MailData): RenderedMail {
       return fromParagraphs(w.cancelledSubject(data.number), [
         w.hello(data.firstName),
         w.cancelledBody(data.number),
+      ]);
+    case 'payment_received':
+      return fromParagraphs(w.paidSubject(data.number), [
+        w.hello(data.firstName),
+        w.paidBody(data.number, data.amount, data.currency),
       ]);
   }
 }

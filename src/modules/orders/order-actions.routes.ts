@@ -11,6 +11,7 @@ import { lookupOrder } from './lookup.service.ts';
 import { actorOf, adminActorOf } from './order-actor.ts';
 import { CancelBody, LookupQuery, OrderIdParams, OrderJson, PaymentBody } from './order.schemas.ts';
 import { cancelOrder, markPaid } from './order.service.ts';
+import { captureOrderPayment } from './capture.service.ts';
 
 type TypedApp = Parameters<FastifyPluginAsyncTypebox>[0];
 const tags = ['order'];
@@ -42,6 +43,23 @@ function paymentAndCancelRoutes(app: TypedApp): void {
     },
     async (request) =>
       ok(await markPaid(deps, request.params.id, adminActorOf(request.caller), request.body.reference)),
+  );
+
+  app.post(
+    '/rest/order/order/:id/capture',
+    {
+      schema: {
+        tags,
+        operationId: 'captureOrderPayment',
+        summary: "Take the money an order's card authorization holds (manual capture)",
+        description:
+          "The provider is asked to capture at once; the order's paymentStatus becomes paid when its event arrives.",
+        params: OrderIdParams,
+        response: moved,
+      },
+      config: { access: access.admin(Role.Orders), audit: { entity: 'order' } },
+    },
+    async (request) => ok(await captureOrderPayment(deps, request.params.id, adminActorOf(request.caller))),
   );
 
   app.post(

@@ -4,6 +4,8 @@ import type { Caller } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import { appliedPageSize, paginationOf, scopeOf } from '../../resources/index.ts';
 import { recordAudit } from '../audit/audit.ts';
+import { cardPaymentOf, cardPaymentsOf } from '../payments/card-payments.ts';
+import { voidCardPayment } from '../payments/card-moves.ts';
 import { recordEvent } from '../outbox/outbox.ts';
 import { changeLoyaltyPoints } from '../customers/customer.repo.ts';
 import { insertLedgerEntry } from '../loyalty/loyalty.repo.ts';
@@ -48,16 +50,23 @@ export async function listOrders(
     limit: perPage,
     offset: (page - 1) * perPage,
   });
+  const cardIds = rows.filter((r) => r.payWay === 'card').map((r) => r.id);
+  const payments = await cardPaymentsOf(deps.db, cardIds);
   return okList(
-    rows.map((r) => orderJson(r, r.lines, r, scope === 'backend')),
+    rows.map((r) => withPayment(orderJson(r, r.lines, r, scope === 'backend'), payments.get(r.id))),
     paginationOf(page, perPage, total),
   );
 }
 
-/** An order as its reader sees it: lines, history, shipments, returns. */
+/** An order as its reader sees it: lines, history, shipments, returns, and its card payment. */
 export async function orderAnswer(db: Db, row: SalesOrderRow, backend: boolean): Promise<OrderJsonType> {
   const after = await afterOrdersOf(db, [row.id]);
-  return orderJson(row, await linesOf(db, row.id), after.get(row.id), backend);
+  const json = orderJson(row, await linesOf(db, row.id), after.get(row.id), backend);
+  return withPayment(json, row.payWay === 'card' ? await cardPaymentOf(db, row.id) : undefined);
+}
+
+function withPayment(json: OrderJsonType, payment: OrderJsonType['payment']): OrderJsonType {
+  return payment ? { ...json, payment } : json;
 }
 
 export async function showOrder(deps: OrderDeps, caller: Caller, id: number): Promise<OrderJsonType> {
@@ -104,7 +113,12 @@ export interface Move {
  * a cash-on-delivery order is paid when it is delivered; the move is kept in the status history,
  * in the audit log when an admin made it, and announced by order.status_changed.
  */
-export async function moveOrder(tx: Db, order: SalesOrderRow, move: Move): Promise<SalesOrderRow> {
+export async function moveOrder(
+  tx: Db,
+  config: Config,
+  order: SalesOrderRow,
+  move: Move,
+): Promise<SalesOrderRow> {
   const outcome = transition(order.status, move.to);
   if (!outcome.ok) throw new AppError('ILLEGAL_TRANSITION', outcome.reason);
   const name = actorName(move.actor);
@@ -113,10 +127,11 @@ export async function moveOrder(tx: Db, order: SalesOrderRow, move: Move): Promi
     await releaseReservations(tx, order, name);
     const left = refundable(paymentStateOf(order));
     if (left > 0)
-      current = await applyPayment(tx, current, { kind: 'refund', amountCents: left }, move.actor);
+      current = await applyPayment(tx, config, current, { kind: 'refund', amountCents: left }, move.actor);
+    if (order.payWay === 'card') await voidCardPayment(tx, config, order.id);
   }
   if (move.to === 'delivered' && order.payWay === 'delivery' && order.paymentStatus === 'pending') {
-    current = await applyPayment(tx, current, { kind: 'paid' }, move.actor, 'cash on delivery');
+    current = await applyPayment(tx, config, current, { kind: 'paid' }, move.actor, 'cash on delivery');
   }
   const updated = await setStatus(tx, order.id, move.to);
   const reason = move.reason ?? null;
@@ -175,7 +190,7 @@ export async function transitionOrder(
 ): Promise<OrderJsonType> {
   return deps.db.transaction(async (tx) => {
     const order = await lockedOrder(tx, id);
-    return orderAnswer(tx, await moveOrder(tx, order, { to, actor, reason }), true);
+    return orderAnswer(tx, await moveOrder(tx, deps.config, order, { to, actor, reason }), true);
   });
 }
 
@@ -198,7 +213,7 @@ export async function cancelOrder(
         `a customer cancels only a pending order; this one is ${order.status}`,
       );
     }
-    const moved = await moveOrder(tx, order, { to: 'cancelled', actor, reason });
+    const moved = await moveOrder(tx, deps.config, order, { to: 'cancelled', actor, reason });
     return orderAnswer(tx, moved, actor.kind === 'admin');
   });
 }
@@ -218,7 +233,7 @@ export async function markPaid(
     if (order.status === 'cancelled') {
       throw new AppError('ILLEGAL_TRANSITION', 'payment: a cancelled order is not paid');
     }
-    const paid = await applyPayment(tx, order, { kind: 'paid' }, actor, reference);
+    const paid = await applyPayment(tx, deps.config, order, { kind: 'paid' }, actor, reference);
     return orderAnswer(tx, paid, true);
   });
 }

@@ -72,7 +72,7 @@ export const salesOrders = pgTable(
     index('sales_order_status_created_idx').on(t.status, t.createdAt),
     check(
       'sales_order_payment_check',
-      sql`${t.paymentStatus} in ('pending', 'paid', 'partially_refunded', 'refunded') and ${t.refundedAmount} between 0 and ${t.paidAmount}`,
+      sql`${t.paymentStatus} in ('pending', 'authorized', 'paid', 'partially_refunded', 'refunded') and ${t.refundedAmount} between 0 and ${t.paidAmount}`,
     ),
   ],
 );

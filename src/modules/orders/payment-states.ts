@@ -1,7 +1,8 @@
 // The payment life cycle beside the order's own (docs/orders.md): plain data and pure functions,
 // no HTTP, no database. Amounts are integer cents.
 
-export const PAYMENT_STATUSES = ['pending', 'paid', 'partially_refunded', 'refunded'] as const;
+/** `authorized`: a card's money is held at the provider (manual capture), taken at the first shipment. */
+export const PAYMENT_STATUSES = ['pending', 'authorized', 'paid', 'partially_refunded', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /** What an order's payment stands at: what it owes, what was paid, what was refunded. */
@@ -16,6 +17,8 @@ export interface PaymentState {
 export type PaymentMove =
   /** The money arrived (a bank transfer or card confirmed by an admin, cash taken on delivery). */
   | { kind: 'paid' }
+  /** A card's money is held at the provider, not taken yet (manual capture). */
+  | { kind: 'authorized' }
   /** Money given back, up to what was paid and not refunded yet. */
   | { kind: 'refund'; amountCents: number };
 
@@ -40,15 +43,21 @@ export function refundable(state: PaymentState): number {
  * was paid and not yet refunded, so no sequence of moves refunds more than was paid.
  */
 export function movePayment(state: PaymentState, move: PaymentMove): PaymentOutcome {
-  if (move.kind === 'paid') {
+  if (move.kind === 'authorized') {
     if (state.status !== 'pending') return { ok: false, reason: `the payment is already ${state.status}` };
+    return { ok: true, state: { ...state, status: 'authorized' } };
+  }
+  if (move.kind === 'paid') {
+    if (state.status !== 'pending' && state.status !== 'authorized') {
+      return { ok: false, reason: `the payment is already ${state.status}` };
+    }
     return { ok: true, state: { ...state, status: 'paid', paidCents: state.dueCents } };
   }
   const amount = move.amountCents;
   if (!Number.isSafeInteger(amount) || amount <= 0) {
     return { ok: false, reason: 'a refund is a positive number of cents' };
   }
-  if (state.status === 'pending')
+  if (state.status === 'pending' || state.status === 'authorized')
     return { ok: false, reason: 'nothing was paid, so nothing can be refunded' };
   if (amount > refundable(state)) {
     return { ok: false, reason: `at most ${refundable(state)} cents can still be refunded` };

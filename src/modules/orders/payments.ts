@@ -1,7 +1,10 @@
+import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { fromCents } from '../../lib/money.ts';
 import { recordAudit } from '../audit/audit.ts';
+import { recordEvent } from '../outbox/outbox.ts';
+import { refundCardPayment } from '../payments/card-moves.ts';
 import type { OrderActor } from './order-actor.ts';
 import { setPayment } from './order.repo.ts';
 import type { SalesOrderRow } from './order.tables.ts';
@@ -20,9 +23,13 @@ export function paymentStateOf(order: SalesOrderRow): PaymentState {
   };
 }
 
-/** Applies a payment move to the locked order; a refused move is 409 ILLEGAL_TRANSITION with the reason. */
+/**
+ * Applies a payment move to the locked order; a refused move is 409 ILLEGAL_TRANSITION with the
+ * reason. A refund of an order a card paid goes back to the card, through its provider.
+ */
 export async function applyPayment(
   tx: Db,
+  config: Config,
   order: SalesOrderRow,
   move: PaymentMove,
   actor: OrderActor,
@@ -32,6 +39,10 @@ export async function applyPayment(
   const outcome = movePayment(before, move);
   if (!outcome.ok) throw new AppError('ILLEGAL_TRANSITION', `payment: ${outcome.reason}`);
   const updated = await setPayment(tx, order.id, outcome.state, move.kind === 'paid');
+  if (move.kind === 'paid') await announcePaid(tx, updated);
+  if (move.kind === 'refund' && order.payWay === 'card') {
+    await refundCardPayment(tx, config, order.id, move.amountCents);
+  }
   if (actor.kind === 'admin') {
     await recordAudit(tx, {
       actor: actor.sub,
@@ -53,4 +64,15 @@ export async function applyPayment(
     });
   }
   return updated;
+}
+
+/** order.paid, in the transaction that paid the order: the customer's "payment received" e-mail. */
+export async function announcePaid(tx: Db, order: SalesOrderRow): Promise<void> {
+  await recordEvent(tx, 'order.paid', {
+    orderId: order.id,
+    number: order.number,
+    amount: order.paidAmount,
+    currency: order.currency,
+    payWay: order.payWay,
+  });
 }

@@ -7,6 +7,7 @@ export const EVENT_TYPES = [
   'order.placed',
   'order.status_changed',
   'order.cancelled',
+  'order.paid',
   'product.price_changed',
   'product.stock_low',
   'product.out_of_stock',

@@ -15,6 +15,10 @@ export const paymentErrors = {
     status: 400,
     meaning: "A provider's event whose signature is missing, wrong or older than 5 minutes.",
   },
+  PAYMENT_PROVIDER_FAILED: {
+    status: 502,
+    meaning: 'The card provider refused the call or could not be reached; nothing was changed.',
+  },
 } as const satisfies ErrorCatalog;
 
 type PaymentErrors = typeof paymentErrors;

@@ -34,6 +34,10 @@ export const CardPaymentJson = Type.Object(
     intentId: Type.String(),
     clientSecret: Type.String({ description: "Confirms the payment from the customer's browser" }),
     status: IntentStatus,
+    attempts: Type.Integer({
+      minimum: 0,
+      description: "The customer's tries the provider reported (declined, authorized or succeeded)",
+    }),
     refunds: Type.Array(
       Type.Object({
         amount: Type.Number({ description: 'Refunded to the card (decimal)' }),

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
+import { refundCardPayment } from './card-moves.ts';
 import { type CardPaymentStatus, decideEvent, type EventDecision } from './payment-events.ts';
 import { cardPayment, paymentEvent } from './payments.tables.ts';
 import { type PaymentKeys, providerNamed } from './providers/index.ts';
@@ -75,12 +76,15 @@ export async function receivePaymentEvent(
         .set({ status: cardStatus, updatedAt: input.now })
         .where(eq(cardPayment.orderId, known.orderId));
     }
+    if (decision.kind === 'refund_late') {
+      await refundCardPayment(tx, deps.config, known.orderId, event.amountCents);
+    }
     return { received: true, duplicate: false };
   });
 }
 
 function cardStatusAfter(decision: EventDecision, before: CardPaymentStatus): CardPaymentStatus {
-  if (decision.kind === 'paid') return 'succeeded';
+  if (decision.kind === 'paid' || decision.kind === 'refund_late') return 'succeeded';
   if (decision.kind === 'authorized') return 'authorized';
   if (decision.kind === 'mismatch') return 'mismatch';
   if (decision.kind === 'record') return decision.cardStatus;

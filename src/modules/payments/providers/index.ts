@@ -1,6 +1,7 @@
 import { type Config, cardProviderOf } from '../../../config.ts';
 import type { Db } from '../../../db/client.ts';
 import type { PaymentProvider } from './provider.ts';
+import { stripeProvider } from './stripe.ts';
 import { testProvider } from './test.ts';
 
 /** Secrets the providers verify events with, made once where events arrive. */
@@ -17,6 +18,11 @@ export function providerNamed(
 ): PaymentProvider | undefined {
   if (name !== cardProviderOf(config)) return undefined;
   if (name === 'test') return testProvider(db, keys?.testEventSecret);
+  if (name === 'stripe') {
+    const { secretKey, webhookSecret, apiBase } = config.payments.stripe;
+    if (!secretKey || !webhookSecret) return undefined;
+    return stripeProvider({ secretKey, webhookSecret, apiBase });
+  }
   return undefined;
 }
 

@@ -1,0 +1,2 @@
+ALTER TABLE "sales_order" DROP CONSTRAINT "sales_order_payment_check";--> statement-breakpoint
+ALTER TABLE "sales_order" ADD CONSTRAINT "sales_order_payment_check" CHECK ("sales_order"."payment_status" in ('pending', 'authorized', 'paid', 'partially_refunded', 'refunded') and "sales_order"."refunded_amount" between 0 and "sales_order"."paid_amount");

@@ -86,6 +86,61 @@ async function orderMailData(db: Db, orderId: number) {
   return { order, data, firstName: typeof firstName === 'string' ? firstName : '' };
 }
 
+type EventPayload = Record<
+  'customerId' | 'orderId' | 'to' | 'carrier' | 'trackingNumber' | 'trackingUrl',
+  unknown
+>;
+
+async function welcomeMail(db: Db, config: Config, customerId: number): Promise<void> {
+  const [customer] = await db
+    .select({ email: customers.email, firstName: customers.firstName })
+    .from(customers)
+    .where(eq(customers.id, customerId));
+  if (customer)
+    await writeMail(db, config, customer.email, { template: 'welcome', firstName: customer.firstName });
+}
+
+/** The shipment's tracking travels in the event (orders' shipOrder); a plain transition has none. */
+function trackingOf(payload: EventPayload) {
+  if (typeof payload.trackingNumber !== 'string') return undefined;
+  return {
+    carrier: String(payload.carrier ?? ''),
+    trackingNumber: payload.trackingNumber,
+    trackingUrl: typeof payload.trackingUrl === 'string' ? payload.trackingUrl : null,
+  };
+}
+
+/** The mail an order event sends, if any: confirmation, payment received, cancellation, shipment. */
+async function orderMail(db: Db, config: Config, type: string, payload: EventPayload): Promise<void> {
+  const shipped = type === 'order.status_changed' && payload.to === 'shipped';
+  if (!['order.placed', 'order.cancelled', 'order.paid'].includes(type) && !shipped) return;
+  const found = await orderMailData(db, Number(payload.orderId));
+  if (!found) return;
+  const { order, data, firstName } = found;
+  const { number, email } = order;
+  if (type === 'order.placed') {
+    await writeMail(db, config, email, { template: 'order_confirmation', firstName, order: data });
+  } else if (type === 'order.paid') {
+    const amount = money(order.paidAmount);
+    await writeMail(db, config, email, {
+      template: 'payment_received',
+      firstName,
+      number,
+      amount,
+      currency: order.currency,
+    });
+  } else if (type === 'order.cancelled') {
+    await writeMail(db, config, email, { template: 'order_cancelled', firstName, number });
+  } else {
+    await writeMail(db, config, email, {
+      template: 'order_shipped',
+      firstName,
+      number,
+      tracking: trackingOf(payload),
+    });
+  }
+}
+
 /**
  * The messages an event sends to the customer, written by the relay in the transaction that
  * marks the event handed on: an event is turned into its messages once, and never lost.
@@ -95,7 +150,7 @@ export async function writeMailsForEvent(
   config: Config,
   event: { type: string; payload: unknown },
 ): Promise<void> {
-  const payload = {
+  const payload: EventPayload = {
     customerId: fieldOf(event.payload, 'customerId'),
     orderId: fieldOf(event.payload, 'orderId'),
     to: fieldOf(event.payload, 'to'),
@@ -103,53 +158,6 @@ export async function writeMailsForEvent(
     trackingNumber: fieldOf(event.payload, 'trackingNumber'),
     trackingUrl: fieldOf(event.payload, 'trackingUrl'),
   };
-  if (event.type === 'customer.registered') {
-    const [customer] = await db
-      .select({ email: customers.email, firstName: customers.firstName })
-      .from(customers)
-      .where(eq(customers.id, Number(payload.customerId)));
-    if (customer)
-      await writeMail(db, config, customer.email, { template: 'welcome', firstName: customer.firstName });
-    return;
-  }
-  const orderId = Number(payload.orderId);
-  const mailedStatus = event.type === 'order.status_changed' && payload.to === 'shipped';
-  const mailedTypes = ['order.placed', 'order.cancelled', 'order.paid'];
-  if (!mailedTypes.includes(event.type) && !mailedStatus) return;
-  const found = await orderMailData(db, orderId);
-  if (!found) return;
-  const { order, data, firstName } = found;
-  if (event.type === 'order.placed') {
-    await writeMail(db, config, order.email, { template: 'order_confirmation', firstName, order: data });
-  } else if (event.type === 'order.paid') {
-    await writeMail(db, config, order.email, {
-      template: 'payment_received',
-      firstName,
-      number: order.number,
-      amount: money(order.paidAmount),
-      currency: order.currency,
-    });
-  } else if (event.type === 'order.cancelled') {
-    await writeMail(db, config, order.email, {
-      template: 'order_cancelled',
-      firstName,
-      number: order.number,
-    });
-  } else {
-    // The shipment's tracking travels in the event (orders' shipOrder); a plain transition has none.
-    const tracking =
-      typeof payload.trackingNumber === 'string'
-        ? {
-            carrier: String(payload.carrier ?? ''),
-            trackingNumber: payload.trackingNumber,
-            trackingUrl: typeof payload.trackingUrl === 'string' ? payload.trackingUrl : null,
-          }
-        : undefined;
-    await writeMail(db, config, order.email, {
-      template: 'order_shipped',
-      firstName,
-      number: order.number,
-      tracking,
-    });
-  }
+  if (event.type === 'customer.registered') await welcomeMail(db, config, Number(payload.customerId));
+  else await orderMail(db, config, event.type, payload);
 }

@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import {
   EVENT_TOLERANCE_SECONDS,
+  type EventCheck,
   type IntentStatus,
   type PaymentEvent,
   type PaymentProvider,
@@ -53,6 +54,47 @@ function refundStatus(status: string | null): ProviderRefund['status'] {
   return status === 'failed' || status === 'canceled' ? 'failed' : 'pending';
 }
 
+/** Stripe's `Stripe-Signature` scheme on the raw body; the event's age measured at `now`. */
+function verifyStripeEvent(
+  stripe: Stripe,
+  webhookSecret: string,
+  rawBody: string,
+  signature: string | undefined,
+  now: Date,
+): EventCheck {
+  if (!signature) return 'missing';
+  try {
+    // The event's age is measured at `now` (milliseconds, as the client expects it).
+    stripe.webhooks.constructEvent(
+      rawBody,
+      signature,
+      webhookSecret,
+      EVENT_TOLERANCE_SECONDS,
+      undefined,
+      now.getTime(),
+    );
+    return 'valid';
+  } catch (err) {
+    return err instanceof Error && /tolerance/i.test(err.message) ? 'stale' : 'forged';
+  }
+}
+
+/** A PaymentIntent event in the shop's words; other events mean nothing here (null). */
+function parseStripeEvent(rawBody: string): PaymentEvent | null {
+  const event = JSON.parse(rawBody) as Stripe.Event;
+  const meaning = EVENTS[event.type];
+  if (!meaning) return null;
+  const pi = event.data.object as Stripe.PaymentIntent;
+  return {
+    id: event.id,
+    type: meaning.type,
+    intentId: pi.id,
+    amountCents: meaning.amount(pi),
+    currency: pi.currency,
+    createdAt: new Date(event.created * 1000),
+  };
+}
+
 export function stripeProvider(settings: StripeSettings): PaymentProvider {
   // Retries carry the same idempotency key, so a request that timed out is never applied twice.
   const stripe = new Stripe(settings.secretKey, { maxNetworkRetries: 2, ...addressOf(settings.apiBase) });
@@ -90,36 +132,8 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
       );
       return { providerRefundId: refund.id, status: refundStatus(refund.status) };
     },
-    verifyEvent(rawBody, signature, now) {
-      if (!signature) return 'missing';
-      try {
-        // The event's age is measured at `now` (milliseconds, as the client expects it).
-        stripe.webhooks.constructEvent(
-          rawBody,
-          signature,
-          settings.webhookSecret,
-          EVENT_TOLERANCE_SECONDS,
-          undefined,
-          now.getTime(),
-        );
-        return 'valid';
-      } catch (err) {
-        return err instanceof Error && /tolerance/i.test(err.message) ? 'stale' : 'forged';
-      }
-    },
-    parseEvent(rawBody) {
-      const event = JSON.parse(rawBody) as Stripe.Event;
-      const meaning = EVENTS[event.type];
-      if (!meaning) return null;
-      const pi = event.data.object as Stripe.PaymentIntent;
-      return {
-        id: event.id,
-        type: meaning.type,
-        intentId: pi.id,
-        amountCents: meaning.amount(pi),
-        currency: pi.currency,
-        createdAt: new Date(event.created * 1000),
-      };
-    },
+    verifyEvent: (rawBody, signature, now) =>
+      verifyStripeEvent(stripe, settings.webhookSecret, rawBody, signature, now),
+    parseEvent: parseStripeEvent,
   };
 }

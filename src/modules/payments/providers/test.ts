@@ -4,7 +4,14 @@ import type { Db } from '../../../db/client.ts';
 import type { CardPaymentStatus } from '../payment-events.ts';
 import { testPaymentEvent, testPaymentIntent } from '../payments.tables.ts';
 import { checkEventSignature } from '../signature.ts';
-import type { IntentStatus, PaymentEvent, PaymentProvider, ProviderRefund } from './provider.ts';
+import type {
+  CreateIntent,
+  IntentStatus,
+  PaymentEvent,
+  PaymentProvider,
+  ProviderIntent,
+  ProviderRefund,
+} from './provider.ts';
 
 // The `test` provider: a card provider inside the service for development, demos and tests
 // (docs/payments.md). It keeps its intents in its own table and behaves like a real one: the
@@ -55,36 +62,64 @@ async function moveIntent(db: Db, intentId: string, from: CardPaymentStatus[], t
   return row;
 }
 
+/** An intent per idempotency key: a retried creation answers the intent the first one made. */
+async function createTestIntent(db: Db, request: CreateIntent): Promise<ProviderIntent> {
+  // The idempotency key is unique: a retried creation answers the intent the first one made.
+  await db
+    .insert(testPaymentIntent)
+    .values({
+      id: `pi_test_${token(18)}`,
+      clientSecret: `pi_secret_${token(24)}`,
+      idempotencyKey: request.idempotencyKey,
+      orderId: request.orderId,
+      amount: request.amountCents,
+      currency: request.currency.toLowerCase(),
+      captureMode: request.captureMode,
+      owner: request.owner,
+    })
+    .onConflictDoNothing({ target: testPaymentIntent.idempotencyKey });
+  const [intent] = await db
+    .select()
+    .from(testPaymentIntent)
+    .where(eq(testPaymentIntent.idempotencyKey, request.idempotencyKey));
+  return {
+    intentId: intent.id,
+    clientSecret: intent.clientSecret,
+    status: intent.status as IntentStatus,
+  };
+}
+
+/** A refund taken once per key and never past the amount. */
+async function refundTestIntent(
+  db: Db,
+  intentId: string,
+  amountCents: number,
+  idempotencyKey: string,
+): Promise<ProviderRefund> {
+  // The refund's id is derived from its key: the same key names the same refund, taken once.
+  const providerRefundId = `re_test_${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 24)}`;
+  await db
+    .update(testPaymentIntent)
+    .set({
+      refunded: sql`${testPaymentIntent.refunded} + ${amountCents}`,
+      refundKeys: sql`${testPaymentIntent.refundKeys} || jsonb_build_array(${idempotencyKey}::text)`,
+    })
+    .where(
+      and(
+        eq(testPaymentIntent.id, intentId),
+        sql`not ${testPaymentIntent.refundKeys} ? ${idempotencyKey}::text`,
+        sql`${testPaymentIntent.refunded} + ${amountCents} <= ${testPaymentIntent.amount}`,
+      ),
+    );
+  return { providerRefundId, status: 'succeeded' };
+}
+
 /** `eventSecret`: given where events are verified (the webhook); without it every event is refused. */
 export function testProvider(db: Db, eventSecret?: string): PaymentProvider {
   return {
     name: 'test',
     signatureHeader: TEST_SIGNATURE_HEADER,
-    async createIntent(request) {
-      // The idempotency key is unique: a retried creation answers the intent the first one made.
-      await db
-        .insert(testPaymentIntent)
-        .values({
-          id: `pi_test_${token(18)}`,
-          clientSecret: `pi_secret_${token(24)}`,
-          idempotencyKey: request.idempotencyKey,
-          orderId: request.orderId,
-          amount: request.amountCents,
-          currency: request.currency.toLowerCase(),
-          captureMode: request.captureMode,
-          owner: request.owner,
-        })
-        .onConflictDoNothing({ target: testPaymentIntent.idempotencyKey });
-      const [intent] = await db
-        .select()
-        .from(testPaymentIntent)
-        .where(eq(testPaymentIntent.idempotencyKey, request.idempotencyKey));
-      return {
-        intentId: intent.id,
-        clientSecret: intent.clientSecret,
-        status: intent.status as IntentStatus,
-      };
-    },
+    createIntent: (request) => createTestIntent(db, request),
     async capture(intentId, _amount, _key) {
       const row = await moveIntent(db, intentId, ['authorized'], 'succeeded');
       if (row) await emitTestEvent(db, 'payment.succeeded', row, new Date());
@@ -101,24 +136,8 @@ export function testProvider(db: Db, eventSecret?: string): PaymentProvider {
       if (row) await emitTestEvent(db, 'payment.canceled', row, new Date());
       return row ? 'canceled' : currentStatus(db, intentId);
     },
-    async refund(intentId, amountCents, idempotencyKey): Promise<ProviderRefund> {
-      // The refund's id is derived from its key: the same key names the same refund, taken once.
-      const providerRefundId = `re_test_${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 24)}`;
-      await db
-        .update(testPaymentIntent)
-        .set({
-          refunded: sql`${testPaymentIntent.refunded} + ${amountCents}`,
-          refundKeys: sql`${testPaymentIntent.refundKeys} || jsonb_build_array(${idempotencyKey}::text)`,
-        })
-        .where(
-          and(
-            eq(testPaymentIntent.id, intentId),
-            sql`not ${testPaymentIntent.refundKeys} ? ${idempotencyKey}::text`,
-            sql`${testPaymentIntent.refunded} + ${amountCents} <= ${testPaymentIntent.amount}`,
-          ),
-        );
-      return { providerRefundId, status: 'succeeded' };
-    },
+    refund: (intentId, amountCents, idempotencyKey) =>
+      refundTestIntent(db, intentId, amountCents, idempotencyKey),
     verifyEvent(rawBody, signature, now) {
       return eventSecret === undefined ? 'forged' : checkEventSignature(rawBody, signature, eventSecret, now);
     },

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { INTENT_STATUSES } from './providers/provider.ts';
 
 export const PaymentMethodJson = Type.Object(
   {
@@ -14,18 +15,8 @@ export const PaymentMethodJson = Type.Object(
   { $id: 'PaymentMethod' },
 );
 
-const IntentStatus = Type.Union(
-  [
-    'requires_payment_method',
-    'requires_action',
-    'processing',
-    'authorized',
-    'succeeded',
-    'failed',
-    'canceled',
-    'mismatch',
-  ].map((s) => Type.Literal(s)),
-);
+// A card payment's status: where the provider's intent stands, or `mismatch` (docs/payments.md).
+const IntentStatus = Type.Union([...INTENT_STATUSES, 'mismatch'].map((s) => Type.Literal(s)));
 
 /** The card payment an order answers (payWay "card"). */
 export const CardPaymentJson = Type.Object(

@@ -5,21 +5,22 @@ import type { LoyaltySummary, TotalsResult } from './totals.ts';
 // The HTTP edge of the quote: cents become JSON numbers with at most two decimals, here only.
 
 /** The figures of the totals quote, in cents, as stored in an order's snapshot. */
-export interface TotalsFigures {
-  subtotal: number;
-  itemCount: number;
-  shippingCost: number;
-  overweightCost: number;
-  deliveryCost: number;
-  couponDiscount: number;
-  giftPackagingCost: number;
-  giftDiscount: number;
-  pointsSpend: number;
-  pointsCash: number;
-  payableBeforePoints: number;
-  loyalty: LoyaltySummary;
-  total: number;
-}
+export type TotalsFigures = Pick<
+  TotalsResult,
+  | 'subtotal'
+  | 'itemCount'
+  | 'shippingCost'
+  | 'overweightCost'
+  | 'deliveryCost'
+  | 'couponDiscount'
+  | 'giftPackagingCost'
+  | 'giftDiscount'
+  | 'pointsSpend'
+  | 'pointsCash'
+  | 'payableBeforePoints'
+  | 'loyalty'
+  | 'total'
+>;
 
 export function figuresOf(t: TotalsResult): TotalsFigures {
   return {

@@ -174,7 +174,13 @@ async function measureOrders(ctx: BenchContext): Promise<void> {
     while (Date.now() < deadline && next < carts.length) {
       const cart = carts[next++];
       const t0 = performance.now();
-      const body = { ...ADDRESS, transportId, payWay: 'card', email: `bench-${w}@example.com` };
+      // BENCH_PAY_WAY=delivery measures cash on delivery (no provider); card creates a test-provider intent.
+      const body = {
+        ...ADDRESS,
+        transportId,
+        payWay: process.env.BENCH_PAY_WAY ?? 'card',
+        email: `bench-${w}@example.com`,
+      };
       const res = await api(ctx, 'POST', '/rest/checkout/place-order', body, { 'x-cart-token': cart });
       latencies.push(performance.now() - t0);
       outcomes[res.status] = (outcomes[res.status] ?? 0) + 1;

@@ -1,4 +1,4 @@
-// Defects the hardening scenarios found in modules owned by other engineers, not yet fixed
+// Defects the hardening scenarios found in other modules and not yet fixed
 // there. A finding that matches one is counted and printed as `known`, not failed, so the
 // rest of a scenario keeps guarding; each has a `{ todo }` test in test/hardening/fuzz-openapi.test.ts
 // that reproduces it exactly and starts passing once it is fixed. Remove the entry then.

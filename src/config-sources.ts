@@ -12,7 +12,6 @@ export type Env = Record<string, string | undefined>;
 
 /** Environment variables and the config path each one overrides. */
 const ENV_KEYS: Record<string, string[]> = {
-  NODE_ENV: ['nodeEnv'],
   HOST: ['host'],
   PORT: ['port'],
   DATA_DIR: ['dataDir'],

@@ -199,7 +199,10 @@ export type StaticUserConfig = Static<typeof StaticUser>;
  * environment winning. Throws ConfigError naming the first offending key.
  */
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
-  return parseConfig(rawConfigFrom(env, cwd));
+  const raw = rawConfigFrom(env, cwd);
+  // The run mode is read here, beside the choices it makes (production checks, defaults below).
+  if (env.NODE_ENV) raw.nodeEnv = env.NODE_ENV;
+  return parseConfig(raw);
 }
 
 /** Validates a raw object (file shape) and fills defaults. */

@@ -8,7 +8,7 @@ export interface ErrorCodeDefinition {
 export type ErrorCatalog = Readonly<Record<string, ErrorCodeDefinition>>;
 
 /**
- * The codes of the generic layers (CONTRACT section 2, less those about one feature). A feature
+ * The codes of the generic layers (the error envelope of docs/conventions.md, less those about one feature). A feature
  * module declares its own codes in its `*.api.ts` (status and meaning) and adds their names to
  * `FeatureErrorCodes`; the app hands every module's catalog to `useErrorCodes`.
  */

@@ -1,7 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import type PgBoss from 'pg-boss';
 import type { Db } from '../../db/client.ts';
-import { jobIdOf, type Queue, retryDelayMs } from '../outbox/queue.ts';
+import { keyedJob, type Queue, retryDelayMs } from '../outbox/queue.ts';
 import { claimMailAttempt, markMailJobsQueued, markMailLogged, recordMailOutcome } from './mail.repo.ts';
 
 export const MAIL_QUEUE = 'mail-send';
@@ -52,16 +51,16 @@ export async function queueMailJobs(
   messages: { id: number; attempts: number; nextAttemptAt: Date | null }[],
 ): Promise<void> {
   if (messages.length === 0) return;
-  const jobs: PgBoss.JobInsert<MailJob>[] = messages.map((m) => ({
-    id: jobIdOf(`mail:${m.id}:${m.attempts + 1}`),
-    name: MAIL_QUEUE,
-    data: { messageId: m.id, attempt: m.attempts + 1 },
-    startAfter: m.nextAttemptAt ?? undefined,
-    // The expiry is the queue's (src/modules/outbox/index.ts): MAIL_SEND_TIMEOUT_MS and a margin.
-    retryLimit: 3,
-    retryDelay: 1,
-    retryBackoff: true,
-  }));
+  const jobs = messages.map((m) =>
+    keyedJob(
+      MAIL_QUEUE,
+      `mail:${m.id}:${m.attempts + 1}`,
+      { messageId: m.id, attempt: m.attempts + 1 },
+      {
+        startAfter: m.nextAttemptAt,
+      },
+    ),
+  );
   await queue.insert(jobs);
   await markMailJobsQueued(
     db,

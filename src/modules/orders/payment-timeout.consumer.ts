@@ -1,9 +1,8 @@
 import { and, asc, eq, lt, sql } from 'drizzle-orm';
-import type PgBoss from 'pg-boss';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { OutboxConsumerFactory } from '../outbox/consumer.ts';
-import { jobIdOf } from '../outbox/queue.ts';
+import { keyedJob } from '../outbox/queue.ts';
 import { findOrder } from './order.repo.ts';
 import { moveOrder } from './order.service.ts';
 import { salesOrders } from './order.tables.ts';
@@ -48,10 +47,6 @@ export const paymentTimeoutConsumer: OutboxConsumerFactory<TimeoutJob> = (app) =
   queue: PAYMENT_TIMEOUT_QUEUE,
   jobBoundMs: 30_000,
   batchSize: 20,
-  // Not an event's consequence: a clock's. Each relay pass looks for overdue orders instead.
-  async takeEvents() {
-    return 0;
-  },
   async queueWaiting(db, queue) {
     const due = await db
       .select({ id: salesOrders.id })
@@ -61,14 +56,14 @@ export const paymentTimeoutConsumer: OutboxConsumerFactory<TimeoutJob> = (app) =
       .limit(OVERDUE_BATCH);
     if (due.length === 0) return 0;
     // One job per order however many passes see it: pg-boss ignores a job id it already holds.
-    const jobs: PgBoss.JobInsert<TimeoutJob>[] = due.map((o) => ({
-      id: jobIdOf(`payments-timeout:${o.id}`),
-      name: PAYMENT_TIMEOUT_QUEUE,
-      data: { orderId: o.id },
-      retryLimit: 5,
-      retryDelay: 1,
-      retryBackoff: true,
-    }));
+    const jobs = due.map((o) =>
+      keyedJob<TimeoutJob>(
+        PAYMENT_TIMEOUT_QUEUE,
+        `payments-timeout:${o.id}`,
+        { orderId: o.id },
+        { retryLimit: 5 },
+      ),
+    );
     await queue.insert(jobs);
     return 0;
   },

@@ -24,9 +24,10 @@ export interface OutboxConsumer<Job extends object = object> {
   batchSize: number;
   /**
    * In the relay's transaction: writes what the events become (delivery rows, messages) and queues
-   * their first jobs in the same transaction. Returns how many jobs it queued.
+   * their first jobs in the same transaction. Returns how many jobs it queued. A consumer whose
+   * work is not an event's consequence (a clock's, a provider's own table) has none.
    */
-  takeEvents(tx: Db, events: readonly OutboxEvent[], queue: Queue): Promise<number>;
+  takeEvents?(tx: Db, events: readonly OutboxEvent[], queue: Queue): Promise<number>;
   /** After it: queues a job for every row still without one (a manual retry, a crash between steps). */
   queueWaiting(db: Db, queue: Queue): Promise<number>;
   /** Runs one batch; throwing hands the batch back to pg-boss, which runs it again. */

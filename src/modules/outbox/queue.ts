@@ -141,6 +141,28 @@ export function jobIdOf(key: string): string {
 }
 
 /**
+ * A job of the outbox's workers: its id derived from `key` (jobIdOf), and pg-boss's own retries,
+ * which cover only a worker that died or a database error mid-run (an attempt's failure is the
+ * caller's to record and schedule). The expiry is the queue's (src/modules/outbox/index.ts).
+ */
+export function keyedJob<T extends object>(
+  name: string,
+  key: string,
+  data: T,
+  options: { startAfter?: Date | null; retryLimit?: number } = {},
+): PgBoss.JobInsert<T> {
+  return {
+    id: jobIdOf(key),
+    name,
+    data,
+    startAfter: options.startAfter ?? undefined,
+    retryLimit: options.retryLimit ?? 3,
+    retryDelay: 1,
+    retryBackoff: true,
+  };
+}
+
+/**
  * The wait before attempt `attempt + 1` after attempt `attempt` failed: geometric from `baseMs`
  * after the first failure to `maxMs` after the last but one, so `maxAttempts` attempts span
  * 30 s … 12 h with the defaults.

@@ -30,7 +30,7 @@ export async function relayEvents(
       .for('update', { skipLocked: true });
     if (rows.length === 0) return { events: 0, jobs: 0 };
     let jobs = 0;
-    for (const consumer of consumers) jobs += await consumer.takeEvents(tx, rows, queue);
+    for (const consumer of consumers) jobs += (await consumer.takeEvents?.(tx, rows, queue)) ?? 0;
     const ids = rows.map((r) => r.id);
     await tx.update(outbox).set({ deliveredAt: sql`now()` }).where(inArray(outbox.id, ids));
     return { events: rows.length, jobs };

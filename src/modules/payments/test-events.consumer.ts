@@ -1,7 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type PgBoss from 'pg-boss';
 import type { OutboxConsumerFactory } from '../outbox/consumer.ts';
-import { jobIdOf } from '../outbox/queue.ts';
+import { keyedJob } from '../outbox/queue.ts';
 import { testPaymentEvent } from './payments.tables.ts';
 import { TEST_SIGNATURE_HEADER, testProviderSecret } from './providers/test.ts';
 import { signEvent } from './signature.ts';
@@ -23,10 +22,6 @@ export const testPaymentEventsConsumer: OutboxConsumerFactory<TestEventJob> = (a
     queue: TEST_EVENTS_QUEUE,
     jobBoundMs: 10_000,
     batchSize: 50,
-    // Its events are not the shop's outbox events: they wait in the provider's own table.
-    async takeEvents() {
-      return 0;
-    },
     async queueWaiting(db, queue) {
       const waiting = await db
         .select({ id: testPaymentEvent.id })
@@ -35,14 +30,14 @@ export const testPaymentEventsConsumer: OutboxConsumerFactory<TestEventJob> = (a
         .orderBy(asc(testPaymentEvent.createdAt))
         .limit(WAITING_BATCH);
       if (waiting.length === 0) return 0;
-      const jobs: PgBoss.JobInsert<TestEventJob>[] = waiting.map((e) => ({
-        id: jobIdOf(`payments-test:${e.id}`),
-        name: TEST_EVENTS_QUEUE,
-        data: { eventId: e.id },
-        retryLimit: 5,
-        retryDelay: 1,
-        retryBackoff: true,
-      }));
+      const jobs = waiting.map((e) =>
+        keyedJob<TestEventJob>(
+          TEST_EVENTS_QUEUE,
+          `payments-test:${e.id}`,
+          { eventId: e.id },
+          { retryLimit: 5 },
+        ),
+      );
       await queue.insert(jobs);
       const ids = waiting.map((e) => e.id);
       await db.update(testPaymentEvent).set({ jobQueued: true }).where(inArray(testPaymentEvent.id, ids));

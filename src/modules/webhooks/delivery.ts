@@ -1,6 +1,6 @@
 import type PgBoss from 'pg-boss';
 import type { Db } from '../../db/client.ts';
-import { jobIdOf, type Queue, retryDelayMs } from '../outbox/queue.ts';
+import { keyedJob, type Queue, retryDelayMs } from '../outbox/queue.ts';
 import { type Outcome, type PostSettings, post } from './post.ts';
 import {
   type ClaimedAttempt,
@@ -39,23 +39,12 @@ function attemptsOf(job: DeliveryJob): AttemptRef[] {
 
 /** The job of some attempts, due at `startAfter` (null: now). */
 function jobOf(attempts: AttemptRef[], startAfter: Date | null): PgBoss.JobInsert<DeliveryJob> {
-  return {
-    // The attempts and the due time make the id: queueing the same attempts again (a relay that
-    // ran again after a crash) inserts nothing, and a manual retry (due now) of an attempt already
-    // scheduled for later is a job of its own; whichever runs first claims the attempt.
-    id: jobIdOf(
-      `webhook-delivery:${attempts.map((a) => `${a.deliveryId}:${a.attempt}`).join(',')}:${startAfter?.getTime() ?? 'now'}`,
-    ),
-    name: DELIVERY_QUEUE,
-    data: { attempts },
-    startAfter: startAfter ?? undefined,
-    // pg-boss's own retries cover only a worker that died or a database error mid-attempt; a
-    // refused or failed request is a finished attempt whose successor is queued by us. The
-    // expiry is the queue's (src/modules/outbox/index.ts): the request bound and a margin.
-    retryLimit: 3,
-    retryDelay: 1,
-    retryBackoff: true,
-  };
+  // The attempts and the due time make the id: queueing the same attempts again (a relay that
+  // ran again after a crash) inserts nothing, and a manual retry (due now) of an attempt already
+  // scheduled for later is a job of its own; whichever runs first claims the attempt.
+  const ids = attempts.map((a) => `${a.deliveryId}:${a.attempt}`).join(',');
+  const key = `webhook-delivery:${ids}:${startAfter?.getTime() ?? 'now'}`;
+  return keyedJob<DeliveryJob>(DELIVERY_QUEUE, key, { attempts }, { startAfter });
 }
 
 /** The jobs of the next attempt of each delivery: the ones due now together, the others one each. */

@@ -34,4 +34,16 @@ export function serviceNodeFlags() {
   return scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
+/**
+ * The environment the start script sets before `node` (its leading `NAME=value` words): glibc's
+ * malloc limited to two arenas, so memory freed by image decoding on the thread pool is reused
+ * instead of kept by an arena per thread (docs/media.md).
+ */
+export function serviceEnv() {
+  const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const words = scripts.start.split(/\s+/);
+  const leading = words.slice(0, words.indexOf('node'));
+  return Object.fromEntries(leading.map((word) => word.split('=')));
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await buildServer();

@@ -11,7 +11,9 @@ function run(command, args, options = {}) {
   return result;
 }
 
-const written = run(process.execPath, ['--import', 'tsx', 'scripts/openapi.ts', DOCUMENT], { stdio: 'inherit' });
+const written = run(process.execPath, ['--import', 'tsx', 'scripts/openapi.ts', DOCUMENT], {
+  stdio: 'inherit',
+});
 if (written.status !== 0) process.exit(written.status ?? 1);
 
 // Redocly fails only on errors, so its JSON totals decide; the human-readable list is printed
@@ -21,7 +23,9 @@ const redocly = run(redoclyBin, ['lint', DOCUMENT, '--config', 'redocly.yaml', '
 const { totals } = JSON.parse(redocly.stdout);
 console.log(`redocly (recommended): ${totals.errors} errors, ${totals.warnings} warnings`);
 if (totals.errors + totals.warnings > 0) {
-  run(redoclyBin, ['lint', DOCUMENT, '--config', 'redocly.yaml', '--max-problems', '1000'], { stdio: 'inherit' });
+  run(redoclyBin, ['lint', DOCUMENT, '--config', 'redocly.yaml', '--max-problems', '1000'], {
+    stdio: 'inherit',
+  });
 }
 
 const spectral = run(

@@ -1,3 +1,4 @@
+import { decorateLocale } from './http/locale.ts';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -30,6 +31,7 @@ import { recordWrite } from './modules/audit/audit.ts';
 import { apiTags, moduleErrorCodes, modules } from './modules/index.ts';
 import { metricsModule } from './modules/metrics/metrics.routes.ts';
 import { settingsSource } from './modules/settings/settings.service.ts';
+import { installResponseCache } from './resources/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -96,6 +98,9 @@ export async function buildApp(options: BuildAppOptions) {
   await registerDocumentation(app);
   // Before the modules: routes ask for limits with config.rateLimit (src/http/rate-limit.ts).
   await registerRateLimit(app, config);
+  // Before the modules, after the limits (a hit is still counted): the routes that declare
+  // config.cache get its hooks (docs/performance.md, "The shared cache").
+  await installResponseCache(app, config, database);
   for (const module of modules) await app.register(module);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
@@ -156,6 +161,7 @@ function installRouteChecks(app: Server, unavailable: UnavailableLog): void {
 /** One callback-style hook for every request: cheaper than several async ones on the hot path. */
 function identifyCallers(app: Server, authenticate: Authenticate): void {
   app.decorateRequest<Caller | null>('caller', null);
+  decorateLocale(app);
   // The API answers JSON only, so its CSP is a fixed, strictest one; the docs pages set theirs
   // (staticCSP). helmet's other headers are computed once.
   const fixedHeaders = { ...securityHeaders(), 'content-security-policy': API_CSP };

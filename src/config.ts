@@ -1,6 +1,11 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { ConfigError, type Env, rawConfigFrom } from './config-sources.ts';
+import { AuthConfig, CorsConfig, HttpConfig, RateLimitConfig, StaticUser } from './config/server.ts';
+import { CacheConfig, MetricsConfig, TracingConfig } from './config/operations.ts';
+import { JobsConfig, MailConfig, WebhooksConfig } from './config/delivery.ts';
+import { MediaConfig } from './config/media.ts';
+import { PaymentsConfig, VatIdsConfig } from './config/payments.ts';
+import { ConfigError, type Env, rawConfigFrom } from './config/sources.ts';
 
 export { ConfigError };
 
@@ -12,17 +17,6 @@ const PUBLISHED_SECRETS = ['demo-secret-change-me-before-going-live-0123456789']
 
 /** Exactly these: a misspelt `Production` or `prod` would otherwise skip the production checks. */
 const NODE_ENVS = ['development', 'test', 'production'];
-
-const StaticUser = Type.Object(
-  {
-    username: Type.String({ minLength: 3, maxLength: 254 }),
-    password: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-    passwordHash: Type.Optional(Type.String({ minLength: 20 })),
-    name: Type.String({ default: '' }),
-    roles: Type.Array(Type.Integer({ minimum: 1, maximum: 9 }), { default: [] }),
-  },
-  { additionalProperties: false },
-);
 
 export const ConfigSchema = Type.Object(
   {
@@ -41,127 +35,36 @@ export const ConfigSchema = Type.Object(
     ),
     seedDemo: Type.Boolean({ default: true }),
     trustProxy: Type.Boolean({ default: false }),
-    http: Type.Object(
-      {
-        bodyLimitBytes: Type.Integer({ minimum: 1024, maximum: 16 * 1024 * 1024, default: 1024 * 1024 }),
-        requestTimeoutMs: Type.Integer({ minimum: 1000, maximum: 600_000, default: 30_000 }),
-        connectionTimeoutMs: Type.Integer({ minimum: 1000, maximum: 600_000, default: 60_000 }),
-        keepAliveTimeoutMs: Type.Integer({ minimum: 1000, maximum: 600_000, default: 72_000 }),
-        shutdownGraceMs: Type.Integer({ minimum: 100, maximum: 120_000, default: 10_000 }),
-      },
-      { additionalProperties: false, default: {} },
-    ),
-    auth: Type.Object(
-      {
-        secret: Type.String({ default: '' }),
-        issuer: Type.String({ default: 'shop-rest-api' }),
-        accessTtlSeconds: Type.Integer({ minimum: 30, maximum: 86_400, default: 900 }),
-        refreshTtlSeconds: Type.Integer({ minimum: 60, maximum: 31_536_000, default: 2_592_000 }),
-      },
-      { additionalProperties: false, default: {} },
-    ),
+    http: HttpConfig,
+    auth: AuthConfig,
     staticUsers: Type.Array(StaticUser, { default: [] }),
     settings: Type.Record(Type.String(), Type.Unknown(), { default: {} }),
-    rateLimit: Type.Object(
-      {
-        enabled: Type.Boolean({ default: true }),
-        /** Failed logins per account and client address. */
-        loginPerAccount: Type.Integer({ minimum: 1, default: 10 }),
-        /** Failed logins per account from every address together. */
-        loginPerAccountAllIps: Type.Integer({ minimum: 1, default: 100 }),
-        /** Failed logins per device token; a device past it counts as unknown again. */
-        loginPerDevice: Type.Integer({ minimum: 1, default: 10 }),
-        loginPerIp: Type.Integer({ minimum: 1, default: 100 }),
-        registerPerIp: Type.Integer({ minimum: 1, default: 20 }),
-        refreshPerIp: Type.Integer({ minimum: 1, default: 300 }),
-        couponPerIp: Type.Integer({ minimum: 1, default: 60 }),
-        /** Place-order requests of guests per client address, and of each customer. */
-        placeOrderPerIp: Type.Integer({ minimum: 1, default: 20 }),
-        placeOrderPerCustomer: Type.Integer({ minimum: 1, default: 20 }),
-        /** New guest carts per client address. */
-        cartsPerIp: Type.Integer({ minimum: 1, default: 100 }),
-        /** Password-reset requests per address and per client address, each per hour. */
-        passwordResetPerEmail: Type.Integer({ minimum: 1, default: 5 }),
-        passwordResetPerIp: Type.Integer({ minimum: 1, default: 20 }),
-        windowSeconds: Type.Integer({ minimum: 1, default: 900 }),
-        /** Prefix of the counters' keys in Redis; lets several deployments (or test runs) share one server. */
-        keyPrefix: Type.String({ minLength: 1, maxLength: 100, default: 'shop-rest-api:rl:' }),
-      },
-      { additionalProperties: false, default: {} },
-    ),
-    cors: Type.Object(
-      { origins: Type.Array(Type.String(), { default: [] }) },
-      { additionalProperties: false, default: {} },
-    ),
+    rateLimit: RateLimitConfig,
+    cors: CorsConfig,
     /** The job queue (pg-boss, in the shop's own database) that delivers webhooks and e-mail. */
-    jobs: Type.Object(
-      {
-        /** Off: events and messages are still written, and delivered once an instance runs the workers. */
-        enabled: Type.Boolean({ default: true }),
-        /** Delay after the first failed attempt; later delays grow geometrically up to retryMaxMs. */
-        retryBaseMs: Type.Integer({ minimum: 1, default: 30_000 }),
-        retryMaxMs: Type.Integer({ minimum: 1, default: 43_200_000 }),
-        /** Attempts of one delivery before it is dead. */
-        maxAttempts: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
-        /** How often the relay looks for events not yet handed to the queue. */
-        relayIntervalMs: Type.Integer({ minimum: 10, maximum: 60_000, default: 1000 }),
-        /** How often an idle worker asks the queue for work (pg-boss allows 0.5 s at least). */
-        pollIntervalSeconds: Type.Number({ minimum: 0.5, maximum: 60, default: 1 }),
-      },
-      { additionalProperties: false, default: {} },
-    ),
-    webhooks: Type.Object(
-      {
-        /** Loopback, private and link-local targets; unset means allowed except with NODE_ENV=production. */
-        allowPrivateTargets: Type.Optional(Type.Boolean()),
-        timeoutMs: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000 }),
-      },
-      { additionalProperties: false, default: {} },
-    ),
+    jobs: JobsConfig,
+    webhooks: WebhooksConfig,
     /** GET /metrics (Prometheus text): off unless a token or a port is set (docs/operations.md). */
-    metrics: Type.Object(
-      {
-        /** Bearer token GET /metrics asks for on the API's own port. */
-        token: Type.Optional(Type.String({ minLength: 32, maxLength: 256 })),
-        /** A second listener on this port (same host) that serves only /metrics, without a token. */
-        port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
-      },
-      { additionalProperties: false, default: {} },
-    ),
+    metrics: MetricsConfig,
+    /** The in-process cache of storefront answers (docs/performance.md, "The shared cache"). */
+    cache: CacheConfig,
     /** OTLP over HTTP: traces go to `<endpoint>/v1/traces` when set (OTEL_EXPORTER_OTLP_ENDPOINT). */
-    tracing: Type.Object(
-      { endpoint: Type.Optional(Type.String({ pattern: '^https?://' })) },
-      { additionalProperties: false, default: {} },
-    ),
+    tracing: TracingConfig,
     /** Card payments through a provider (docs/payments.md). */
-    payments: Type.Object(
+    payments: PaymentsConfig,
+    /** Uploaded images and their resized copies (docs/media.md). */
+    media: MediaConfig,
+    /** Catalog import from CSV (docs/import-export.md). */
+    import: Type.Object(
       {
-        /** Who serves payWay "card": unset means `test` outside production and no card in production. */
-        cardProvider: Type.Optional(
-          Type.Union([Type.Literal('test'), Type.Literal('stripe'), Type.Literal('none')]),
-        ),
-        /** An unpaid card order is cancelled this long after it was placed. */
-        pendingTimeoutMinutes: Type.Integer({ minimum: 1, maximum: 10_080, default: 30 }),
-        stripe: Type.Object(
-          {
-            secretKey: Type.Optional(Type.String({ minLength: 1 })),
-            webhookSecret: Type.Optional(Type.String({ minLength: 1 })),
-            /** Stripe's API by default; tests point it at a local emulator (protocol, host and port). */
-            apiBase: Type.Optional(Type.String({ pattern: '^https?://' })),
-          },
-          { additionalProperties: false, default: {} },
-        ),
+        /** Largest CSV file accepted, in bytes; a larger one is refused with 413. */
+        maxBytes: Type.Integer({ minimum: 1024, maximum: 500 * 1024 * 1024, default: 50 * 1024 * 1024 }),
       },
       { additionalProperties: false, default: {} },
     ),
-    mail: Type.Object(
-      {
-        /** smtp://user:pass@host:587 or smtps://…; without it messages are kept and logged, not sent. */
-        smtpUrl: Type.Optional(Type.String({ pattern: '^smtps?://' })),
-        from: Type.String({ default: 'Shop <shop@localhost>' }),
-      },
-      { additionalProperties: false, default: {} },
-    ),
+    /** B2B VAT ids (docs/shipping-and-tax.md): who confirms that a well-formed id is registered. */
+    vatIds: VatIdsConfig,
+    mail: MailConfig,
   },
   { additionalProperties: false },
 );
@@ -186,6 +89,19 @@ export function mailPrintedToLog(config: Config): boolean {
 /** The provider that serves payWay "card", or none: the test provider never runs in production. */
 export function cardProviderOf(config: Config): 'test' | 'stripe' | 'none' {
   return config.payments.cardProvider ?? (config.nodeEnv === 'production' ? 'none' : 'test');
+}
+
+/** Where uploaded images are kept: a bucket when configured, else a directory, in memory for `memory://`. */
+export type MediaStorageChoice =
+  | { kind: 's3'; s3: NonNullable<Config['media']['s3']> }
+  | { kind: 'memory' }
+  | { kind: 'dir'; dir: string };
+
+export function mediaStorageOf(config: Config): MediaStorageChoice {
+  if (config.media.s3) return { kind: 's3', s3: config.media.s3 };
+  if (config.media.dir) return { kind: 'dir', dir: config.media.dir };
+  if (config.dataDir === 'memory://') return { kind: 'memory' };
+  return { kind: 'dir', dir: `${config.dataDir.replace(/\/+$/, '')}/media` };
 }
 
 /** The demo shop is never loaded into a production database, whatever `seedDemo` says. */

@@ -20,10 +20,12 @@ async function main() {
   progress(`database open (${database.engine})`);
   await database.migrate();
   progress('migrations applied');
-  // An empty catalog gets the demo shop (SEED_DEMO=0 turns it off); the logins are printed once.
-  if (await seedDemoAtStart(database.db, config, (text) => console.log(text))) progress('demo shop loaded');
   const app = await buildApp({ config, database, logger: loggerOptions(config.logLevel) });
   progress('routes and schemas ready');
+  // An empty catalog gets the demo shop (SEED_DEMO=0 turns it off), its pictures in the app's
+  // media storage; the logins are printed once.
+  const print = (text: string) => console.log(text);
+  if (await seedDemoAtStart(database.db, config, print, app.mediaStorage)) progress('demo shop loaded');
 
   let stopping = false;
   const stop = async (signal: string) => {

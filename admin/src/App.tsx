@@ -21,11 +21,15 @@ const screen = <Name extends string>(load: () => Promise<Record<Name, ComponentT
 
 const products = () => import('./screens/products.tsx');
 const variants = () => import('./screens/variants.tsx');
+const catalogImport = () => import('./screens/catalog-import.tsx');
 const categories = () => import('./screens/categories.tsx');
 const orders = () => import('./screens/orders.tsx');
 const customers = () => import('./screens/customers.tsx');
 const promotions = () => import('./screens/promotions.tsx');
+const promotionRules = () => import('./screens/promotion-rules.tsx');
 const cms = () => import('./screens/cms.tsx');
+const media = () => import('./screens/media.tsx');
+const shipping = () => import('./screens/shipping.tsx');
 const system = () => import('./screens/system.tsx');
 const operations = () => import('./screens/operations.tsx');
 const reports = () => import('./screens/reports.tsx');
@@ -57,6 +61,12 @@ const resources = (
       recordRepresentation="sku"
     />
     <Resource
+      name="productImport"
+      options={{ label: 'Product import' }}
+      list={screen(catalogImport, 'ProductImport')}
+    />
+    <Resource name="media" options={{ label: 'Media library' }} list={screen(media, 'MediaList')} />
+    <Resource
       name="categories"
       options={{ label: 'Categories' }}
       list={screen(categories, 'CategoryList')}
@@ -82,6 +92,14 @@ const resources = (
       recordRepresentation="code"
     />
     <Resource
+      name="promotions"
+      options={{ label: 'Promotions' }}
+      list={screen(promotionRules, 'PromotionList')}
+      edit={screen(promotionRules, 'PromotionEdit')}
+      create={screen(promotionRules, 'PromotionCreate')}
+      recordRepresentation="name"
+    />
+    <Resource
       name="gifts"
       options={{ label: 'Gifts' }}
       list={screen(promotions, 'GiftList')}
@@ -95,6 +113,28 @@ const resources = (
       edit={screen(promotions, 'TransportEdit')}
       create={screen(promotions, 'TransportCreate')}
       recordRepresentation="name"
+    />
+    <Resource
+      name="shippingZones"
+      options={{ label: 'Shipping zones' }}
+      list={screen(shipping, 'ZoneList')}
+      edit={screen(shipping, 'ZoneEdit')}
+      create={screen(shipping, 'ZoneCreate')}
+      recordRepresentation="name"
+    />
+    <Resource
+      name="shippingRates"
+      options={{ label: 'Shipping rates' }}
+      list={screen(shipping, 'RateList')}
+      edit={screen(shipping, 'RateEdit')}
+      create={screen(shipping, 'RateCreate')}
+    />
+    <Resource
+      name="taxRates"
+      options={{ label: 'Tax rates' }}
+      list={screen(shipping, 'TaxRateList')}
+      edit={screen(shipping, 'TaxRateEdit')}
+      create={screen(shipping, 'TaxRateCreate')}
     />
     <Resource
       name="reels"

@@ -4,6 +4,8 @@
 // The record calls follow the resource table (resource-calls.ts); the order moves, points,
 // webhooks, users and reports are calls of their own typed paths (shop-actions.ts, report-calls.ts).
 import type { ShopClient } from '../../packages/client/src/index.ts';
+import { catalogIoActions } from './catalog-io-calls.ts';
+import { mediaUploader } from './media-upload.ts';
 import { reportActions } from './report-calls.ts';
 import * as records from './resource-calls.ts';
 import { orderActions, systemActions } from './shop-actions.ts';
@@ -39,6 +41,8 @@ export function createDataProvider(client: ShopClient) {
     ...orderActions(client.api),
     ...systemActions(client.api),
     ...reportActions(client),
+    ...mediaUploader(client),
+    ...catalogIoActions(client),
   };
 }
 

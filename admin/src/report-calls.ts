@@ -4,7 +4,7 @@ import type { paths, ShopClient } from '../../packages/client/src/index.ts';
 import { bodyOf, dataOf } from './api-answer.ts';
 
 type Api = ShopClient['api'];
-export type ReportName = 'sales' | 'top-products' | 'coupons' | 'loyalty';
+export type ReportName = 'sales' | 'top-products' | 'coupons' | 'promotions' | 'loyalty';
 type ReportOperation<Name extends ReportName> = paths[`/rest/report/${Name}`]['get'];
 export type ReportQuery<Name extends ReportName> = NonNullable<ReportOperation<Name>['parameters']['query']>;
 export type ReportData<Name extends ReportName> =
@@ -18,6 +18,7 @@ function reportCalls(api: Api): ReportCalls {
     'top-products': async (query) =>
       dataOf(await api.GET('/rest/report/top-products', { params: { query } })),
     coupons: async (query) => dataOf(await api.GET('/rest/report/coupons', { params: { query } })),
+    promotions: async (query) => dataOf(await api.GET('/rest/report/promotions', { params: { query } })),
     loyalty: async (query) => dataOf(await api.GET('/rest/report/loyalty', { params: { query } })),
   };
 }

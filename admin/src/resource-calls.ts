@@ -12,6 +12,7 @@
 import type { RuntimeEnvelope, ShopClient } from '../../packages/client/src/index.ts';
 import { bodyOf } from './api-answer.ts';
 import { RESOURCES, type ResourceAccess } from './resources.ts';
+import { translationsChange } from './translations-body.ts';
 
 export type AnyRecord = Record<string, unknown> & { id?: unknown };
 
@@ -59,6 +60,11 @@ export function changedFields(data: AnyRecord, previous: AnyRecord | undefined):
   const changes: AnyRecord = {};
   for (const [name, value] of Object.entries(data)) {
     if (name === 'id') continue;
+    if (name === 'translations') {
+      const translations = translationsChange(value, previous?.translations);
+      if (translations) changes.translations = translations;
+      continue;
+    }
     if (previous && JSON.stringify(previous[name]) === JSON.stringify(value)) continue;
     changes[name] = value;
   }

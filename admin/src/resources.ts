@@ -61,6 +61,13 @@ export const RESOURCES: Record<string, ResourceAccess> = {
     sortable: true,
     idFilter: true,
   },
+  promotions: {
+    path: 'checkout/promotion',
+    read: [Role.Admin, Role.Marketing],
+    write: [Role.Marketing],
+    sortable: true,
+    idFilter: true,
+  },
   gifts: { path: 'checkout/gift', read: 'any', write: [Role.Marketing], sortable: true, idFilter: true },
   transports: {
     path: 'checkout/transport',
@@ -69,6 +76,21 @@ export const RESOURCES: Record<string, ResourceAccess> = {
     sortable: true,
     idFilter: true,
   },
+  shippingZones: {
+    path: 'checkout/shipping-zone',
+    read: 'any',
+    write: [Role.Admin],
+    sortable: true,
+    idFilter: true,
+  },
+  shippingRates: {
+    path: 'checkout/shipping-rate',
+    read: 'any',
+    write: [Role.Admin],
+    sortable: true,
+    idFilter: true,
+  },
+  taxRates: { path: 'checkout/tax-rate', read: 'any', write: [Role.Admin], sortable: true, idFilter: true },
   reels: { path: 'cms/reel', read: 'any', write: [Role.CMS, Role.Media], sortable: true, idFilter: true },
   sliderGroups: {
     path: 'cms/slider-group',
@@ -78,6 +100,13 @@ export const RESOURCES: Record<string, ResourceAccess> = {
     idFilter: true,
   },
   sliders: { path: 'cms/slider', read: 'any', write: [Role.Media], sortable: true, idFilter: true },
+  media: {
+    path: 'media/asset',
+    read: [Role.Media, Role.Products, Role.CMS],
+    write: [Role.Media, Role.Products, Role.CMS],
+    sortable: false,
+    idFilter: false,
+  },
   settings: {
     path: 'system/setting',
     read: [Role.Developer, Role.Admin],
@@ -112,6 +141,13 @@ export const RESOURCES: Record<string, ResourceAccess> = {
     path: 'system/mail',
     read: [Role.Developer, Role.Admin],
     write: [],
+    sortable: false,
+    idFilter: false,
+  },
+  productImport: {
+    path: 'product/import',
+    read: [Role.Products],
+    write: [Role.Products],
     sortable: false,
     idFilter: false,
   },

@@ -73,6 +73,10 @@ export function systemActions(api: Api) {
         await api.POST('/rest/system/admin-user/{id}/password-reset', { params: { path: { id: idOf(id) } } }),
       );
     },
+    /** GET /rest/system/locales: the locales the catalog is served in, the default first. */
+    async servedLocales() {
+      return dataOf(await api.GET('/rest/system/locales'));
+    },
     /** POST /rest/auth/admin/password-reset/confirm: the owner chooses the password with the code. */
     async chooseAdminPassword(token: string, password: string) {
       bodyOf(await api.POST('/rest/auth/admin/password-reset/confirm', { body: { token, password } }));

@@ -61,7 +61,11 @@ export async function api(
   };
 }
 
-async function create(ctx: BenchContext, path: string, body: Record<string, unknown>): Promise<number> {
+export async function create(
+  ctx: BenchContext,
+  path: string,
+  body: Record<string, unknown>,
+): Promise<number> {
   const admin = await ctx.adminToken();
   const res = await api(ctx, 'POST', path, body, { authorization: `Bearer ${admin}` });
   if (res.status !== 201) throw new Error(`POST ${path} answered ${res.status} ${JSON.stringify(res.body)}`);
@@ -100,7 +104,7 @@ export function makeTransport(ctx: BenchContext): Promise<number> {
 }
 
 /** Registers a customer; its token outlives the run. */
-function makeCustomer(ctx: BenchContext): Promise<string> {
+export function makeCustomer(ctx: BenchContext): Promise<string> {
   return ctx.customerToken();
 }
 
@@ -206,13 +210,41 @@ async function measureOrders(ctx: BenchContext): Promise<void> {
   if (verdict === 'BELOW' || orders !== latencies.length) process.exitCode = 1;
 }
 
-/** A customer with a 5-line cart (and a 10 % coupon) whose totals are asked for. */
+/** 20 running promotions (docs/promotions.md): 5 catalog sales on the cart's products, 15 cart rules. */
+async function makePromotions(ctx: BenchContext, products: number[]): Promise<void> {
+  for (const [i, productId] of products.entries()) {
+    await create(ctx, '/rest/checkout/promotion', {
+      name: `Sale ${i}`,
+      kind: 'catalog',
+      conditions: { productIds: [productId] },
+      action: { type: 'percent', value: 5 + i },
+    });
+  }
+  for (let i = 1; i <= 15; i++) {
+    const action =
+      i % 3 === 0
+        ? { type: 'buy_x_get_y', buyQty: 2, getQty: 1, percent: 50 }
+        : i % 3 === 1
+          ? { type: 'fixed', value: 1 }
+          : { type: 'percent', value: 2 };
+    await create(ctx, '/rest/checkout/promotion', {
+      name: `Cart rule ${i}`,
+      kind: 'cart',
+      priority: i,
+      conditions: { minSubtotal: 10 * i },
+      action,
+    });
+  }
+}
+
+/** A customer with a 5-line cart (and a 10 % coupon) whose totals are asked for, under 20 promotions. */
 const totalsScenario: Omit<Scenario, 'name'> = {
   group: 'checkout',
   connections: 10,
   setup: async (ctx) => {
     const products = await makeProducts(ctx, 5);
     const transportId = await makeTransport(ctx);
+    await makePromotions(ctx, products);
     const code = `BENCH${uid().toUpperCase()}`;
     await create(ctx, '/rest/checkout/coupon', { code, type: 'percent', value: 10 });
     const token = await makeCustomer(ctx);

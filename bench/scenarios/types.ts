@@ -17,6 +17,8 @@ export interface BenchContext {
    * on a shared machine, CPU per request compares two runs better than requests per second.
    */
   cpuMs(): Promise<CpuTimes>;
+  /** The service process's resident memory now, in MB. */
+  serverRssMb(): number;
   /** What setups leave for requests (tokens, ids). */
   state: Record<string, string>;
 }
@@ -36,6 +38,12 @@ export interface Scenario {
   connections?: number;
   /** The lowest acceptable ratio to R (one for all engines, or per engine); below it the run exits non-zero. */
   target?: number | Partial<Record<Engine, number>>;
+  /**
+   * A target relative to another scenario of the same run: this one's CPU per request (service and
+   * database) at most (1 + share) × that one's (e.g. a Greek list within 10 % of the default one);
+   * none when it did not run.
+   */
+  within?: { of: string; share: number };
   /** Statuses that count as expected (e.g. documented conflicts). */
   acceptStatus?: number[];
   /** Runs with the server up, after the seeds. */
@@ -47,4 +55,8 @@ export interface Scenario {
    */
   seed?(ctx: BenchContext): Promise<void>;
   request(ctx: BenchContext): BenchRequest;
+  /** Each request has a key never asked before (its Accept-Language): every read misses the answer cache. */
+  distinctUrls?: boolean;
+  /** Runs beside each measurement of the service (e.g. a write every second); the function it answers stops it. */
+  background?(ctx: BenchContext): Promise<() => Promise<void>>;
 }

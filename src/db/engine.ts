@@ -12,8 +12,22 @@ export interface Database {
   poolStats?(): { total: number; idle: number; waiting: number };
   /** Runs a trivial query; throws when the database cannot answer. */
   ping(): Promise<void>;
+  /**
+   * Hands each notification of `channel` (pg_notify) to `handlers.message`, from a connection of
+   * its own on PostgreSQL (re-opened after a loss: `lost` then `back`), in-process on PGlite.
+   * Resolves once listening; the function it answers stops.
+   */
+  listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
   migrate(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface ListenHandlers {
+  message(payload: string): void;
+  /** The listening connection is gone: notifications may be missed until `back`. */
+  lost(): void;
+  /** Listening again after a loss. */
+  back(): void;
 }
 
 export type QueryLogger = { logQuery(text: string): void } | undefined;

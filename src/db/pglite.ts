@@ -55,6 +55,11 @@ export async function openPglite(
     ping: async () => {
       await client.query('select 1');
     },
+    // One embedded connection: notifications arrive with the commit that sent them, never lost.
+    listen: async (channel, handlers) => {
+      const stop = await client.listen(channel, handlers.message);
+      return () => stop();
+    },
     migrate: async () => {
       await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
     },

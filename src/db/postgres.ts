@@ -2,6 +2,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import type { Database, QueryLogger } from './engine.ts';
+import { listenOnPostgres } from './listen.ts';
 import { migrationsFolder, PLAN_CACHE_MODE, RANDOM_PAGE_COST, WORD_SIMILARITY_THRESHOLD } from './engine.ts';
 import type { Db } from './handle.ts';
 import * as schema from './schema.ts';
@@ -53,6 +54,7 @@ export async function openPostgres(
     ping: async () => {
       await pool.query('select 1');
     },
+    listen: (channel, handlers) => listenOnPostgres(url, timeouts.connectMs, channel, handlers),
     migrate: async () => {
       const client = await pool.connect();
       try {

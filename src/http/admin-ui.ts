@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { NO_STORE } from './no-store.ts';
+import { findBuild } from './find-build.ts';
 
 // The back office (admin/, react-admin built by Vite into admin/dist during `npm install`) is
 // served here at /admin by the API's own process. It is a static single-page application that
@@ -25,18 +25,8 @@ const ADMIN_CSP = [
   "object-src 'none'",
 ].join('; ');
 
-/** admin/dist of this checkout, looked up from this file (src/… in development, dist/ when bundled). */
-export function findAdminBuild(from = dirname(fileURLToPath(import.meta.url))): string | undefined {
-  let dir = from;
-  for (let level = 0; level < 6; level++) {
-    const candidate = join(dir, 'admin', 'dist');
-    if (existsSync(join(candidate, 'index.html'))) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return undefined;
-}
+/** admin/dist of this checkout, or undefined when it was not built. */
+export const findAdminBuild = (): string | undefined => findBuild('admin', 'index.html');
 
 const NOT_BUILT_PAGE = `<!doctype html>
 <html lang="en">

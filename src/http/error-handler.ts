@@ -38,6 +38,8 @@ const FASTIFY_CLIENT_ERRORS: Record<string, keyof typeof GENERIC_ERRORS> = {
   FST_ERR_VALIDATION: 'VALIDATION_FAILED',
 };
 
+const MALFORMED_MULTIPART = /^(Unexpected end of multipart data|Multipart: Boundary not found)$/;
+
 /**
  * The one place where any thrown error becomes an HTTP answer. Database outages are logged through
  * `unavailable`: the first with its stack, the rest counted.
@@ -73,6 +75,10 @@ function answerError(
   if (mapped) {
     const message = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'request body is too large' : error.message;
     return reply.status(GENERIC_ERRORS[mapped].status).send(errorBody(mapped, message));
+  }
+  if (MALFORMED_MULTIPART.test(error.message)) {
+    // The multipart parser's own errors carry no code: a body cut short or without its boundary.
+    return reply.status(400).send(errorBody('VALIDATION_FAILED', 'the multipart body is malformed'));
   }
   if (error.statusCode === 429) {
     return reply.status(429).send(errorBody('RATE_LIMITED', 'too many requests, retry later'));

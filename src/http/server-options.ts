@@ -2,17 +2,20 @@ import type { Server } from 'node:http';
 import type { FastifyHttpOptions, FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.ts';
 import { clientErrorHandler } from './error-handler.ts';
-import { OneLinePerRequest, redactSecrets } from './logging.ts';
+import { batchedStdout, OneLinePerRequest, redactSecrets } from './logging.ts';
 import { requestIdFor } from './request-id.ts';
 import { sharedSerializers } from './serializers.ts';
 import { typedBodies } from './validators.ts';
 
-/** pino options: the level, and passwords, tokens and credential headers censored (`redactSecrets`). */
+/**
+ * pino options: the level, passwords, tokens and credential headers censored (`redactSecrets`), and
+ * the lines written to `stream`, by default stdout a batch at a time (`batchedStdout`).
+ */
 export function loggerOptions(
   level: string,
   stream?: { write(line: string): void },
 ): FastifyServerOptions['logger'] {
-  return { level, formatters: { log: redactSecrets }, ...(stream ? { stream } : {}) };
+  return { level, formatters: { log: redactSecrets }, stream: stream ?? batchedStdout() };
 }
 
 /** The Fastify server's options: limits and timeouts from the configuration, logging, validation. */

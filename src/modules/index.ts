@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { adminUiRoutes } from '../http/admin-ui.ts';
+import { storefrontRoutes } from '../http/storefront.ts';
 import type { ErrorCatalog } from '../http/errors.ts';
 import type { ApiTag } from '../http/openapi.ts';
 import { authErrors, authTag } from './auth/auth.api.ts';
@@ -20,7 +21,10 @@ import { auditRoutes } from './audit/audit.routes.ts';
 import { adminUserRoutes } from './staff/admin-users.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { cartRoutes } from './cart/cart.routes.ts';
-import { catalogModule } from './catalog/index.ts';
+import { catalogMediaUses, catalogModule } from './catalog/index.ts';
+import { catalogIoTag } from './catalog-io/catalog-io.api.ts';
+import { catalogIoModule } from './catalog-io/index.ts';
+import { importConsumer } from './catalog-io/import.consumer.ts';
 import { promotionsModule } from './promotions/index.ts';
 import { shippingModule } from './shipping/index.ts';
 import { checkoutRoutes } from './checkout/checkout.routes.ts';
@@ -30,7 +34,9 @@ import { paymentWebhookRoutes } from './payments/webhook.routes.ts';
 import { testPaymentEventsConsumer } from './payments/test-events.consumer.ts';
 import { orderPaymentPort } from './orders/card-payment-port.ts';
 import { paymentTimeoutConsumer } from './orders/payment-timeout.consumer.ts';
-import { cmsModule } from './cms/index.ts';
+import { cmsMediaUses, cmsModule } from './cms/index.ts';
+import { mediaErrors, mediaTag } from './media/media.api.ts';
+import { mediaModule } from './media/media.routes.ts';
 import { customersModule } from './customers/index.ts';
 import { healthRoutes, operationsTag } from '../http/health.ts';
 import { outboxModule } from './outbox/index.ts';
@@ -57,6 +63,9 @@ export const modules: FastifyPluginAsync[] = [
   shippingModule,
   promotionsModule,
   cmsModule,
+  // Given the owners' rows that show images: media imports neither catalog nor cms.
+  mediaModule([...catalogMediaUses, ...cmsMediaUses]),
+  catalogIoModule,
   customersModule,
   cartRoutes,
   checkoutRoutes,
@@ -71,10 +80,17 @@ export const modules: FastifyPluginAsync[] = [
   webhookRoutes,
   mailRoutes,
   // Webhooks first: their deliveries are written before the e-mails in the relay's transaction.
-  outboxModule([webhookConsumer, mailConsumer, testPaymentEventsConsumer, paymentTimeoutConsumer]),
+  outboxModule([
+    webhookConsumer,
+    mailConsumer,
+    testPaymentEventsConsumer,
+    paymentTimeoutConsumer,
+    importConsumer,
+  ]),
   reportRoutes,
   auditRoutes,
   adminUiRoutes,
+  storefrontRoutes,
 ];
 
 /** The modules' error codes, handed to the generic error layer by buildApp. */
@@ -87,6 +103,7 @@ export const moduleErrorCodes: ErrorCatalog[] = [
   checkoutErrors,
   orderErrors,
   paymentErrors,
+  mediaErrors,
 ];
 
 /** The document's tags, in the order the docs page lists them. */
@@ -94,7 +111,9 @@ export const apiTags: ApiTag[] = [
   authTag,
   storefrontTag,
   productTag,
+  catalogIoTag,
   cmsTag,
+  mediaTag,
   cartTag,
   checkoutTag,
   paymentsTag,

@@ -17,7 +17,7 @@ const CACHE_CONTROL: Record<CachePolicy, string> = {
 };
 
 /** Weak comparison of an If-None-Match list with our (weak) ETag. */
-function matches(ifNoneMatch: string, etag: string): boolean {
+export function matches(ifNoneMatch: string, etag: string): boolean {
   if (ifNoneMatch.trim() === '*') return true;
   const opaque = etag.slice(2);
   return ifNoneMatch.split(',').some((tag) => {
@@ -26,24 +26,37 @@ function matches(ifNoneMatch: string, etag: string): boolean {
   });
 }
 
-function addVary(reply: FastifyReply): void {
+function addVary(reply: FastifyReply, header: string): void {
   const vary = reply.getHeader('vary');
-  if (vary === undefined) reply.header('vary', 'Authorization');
-  else if (!/\bauthorization\b/i.test(String(vary))) reply.header('vary', `${String(vary)}, Authorization`);
+  if (vary === undefined) reply.header('vary', header);
+  else if (!String(vary).toLowerCase().includes(header.toLowerCase()))
+    reply.header('vary', `${String(vary)}, ${header}`);
 }
 
-/** An onSend hook applying `policy` to the route's successful GET answers. */
-export function cachingHook(policy: CachePolicy) {
+/**
+ * An onSend hook applying `policy` to the route's successful GET answers; `languages`: the answers
+ * are in the locale the request settled on (Content-Language, Vary: Accept-Language, an ETag per
+ * locale; docs/translations.md).
+ */
+export function cachingHook(policy: CachePolicy, languages = false) {
   const hook = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    addVary(reply);
+    addVary(reply, 'Authorization');
+    const served = languages ? request.locale.served : undefined;
+    if (languages) addVary(reply, 'Accept-Language');
+    if (served) reply.header('content-language', served);
     const isRead = request.method === 'GET' || request.method === 'HEAD';
     if (request.headers.authorization !== undefined || policy === 'private' || !isRead) {
       reply.header('cache-control', CACHE_CONTROL.private);
       return payload;
     }
-    if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    const etag = `W/"${hash('sha1', payload, 'base64url')}"`;
-    reply.header('etag', etag);
+    if (reply.statusCode !== 200) return payload;
+    // An answer from the response cache (response-cache.ts) comes with the ETag it was sent with.
+    let etag = reply.getHeader('etag');
+    if (typeof etag !== 'string') {
+      if (typeof payload !== 'string') return payload;
+      etag = `W/"${hash('sha1', served ? `${served}\n${payload}` : payload, 'base64url')}"`;
+      reply.header('etag', etag);
+    }
     reply.header('cache-control', CACHE_CONTROL[policy]);
     const ifNoneMatch = request.headers['if-none-match'];
     if (typeof ifNoneMatch === 'string' && matches(ifNoneMatch, etag)) {

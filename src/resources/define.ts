@@ -1,12 +1,34 @@
 import { getTableColumns } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
+import { missingTranslationFilter, translationsField } from './translations.ts';
 import { canRead, type FieldInfo, type Resource, type ResourceDef, SCOPES, type Scope } from './types.ts';
+
+/** A resource with translatable fields also has `translations` and the `missingTranslation` filter. */
+function withTranslations(def: ResourceDef): ResourceDef {
+  const translatable = Object.entries(def.fields).filter(([, f]) => f.translatable);
+  if (!def.translations) {
+    if (translatable.length) throw new Error(`${def.domain}/${def.entity}: translatable fields need a translations column`);
+    return def;
+  }
+  for (const [fieldName, f] of translatable) {
+    if (!f.column) throw new Error(`${def.domain}/${def.entity}.${fieldName}: only a stored field is translatable`);
+  }
+  return {
+    ...def,
+    fields: {
+      ...def.fields,
+      translations: translationsField(def.translations, def.fields),
+      missingTranslation: missingTranslationFilter(def.translations, def.fields),
+    },
+  };
+}
 
 /**
  * Turns one entity definition into the resource every part of the framework works from:
  * the routes, the list builder, the serializers and the OpenAPI schemas all read it.
  */
-export function defineResource(def: ResourceDef): Resource {
+export function defineResource(declared: ResourceDef): Resource {
+  const def = withTranslations(declared);
   const name = `${def.domain}/${def.entity}`;
   const keyOf = new Map<PgColumn, string>(
     Object.entries(getTableColumns(def.table) as Record<string, PgColumn>).map(([key, column]) => [

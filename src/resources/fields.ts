@@ -24,6 +24,10 @@ export interface FieldOptions {
   description?: string;
   shownWhen?: BooleanSetting;
   volatile?: boolean;
+  /** A text per locale (docs/translations.md). */
+  translatable?: boolean;
+  /** Unique among the rows; checked within each locale for a translatable field (the column's own index otherwise). */
+  unique?: boolean;
   min?: number;
   max?: number;
   minLength?: number;
@@ -58,6 +62,8 @@ function build(codec: Codec, column: PgColumn | undefined, o: FieldOptions): Fie
     search: o.search ?? false,
     shownWhen: o.shownWhen,
     volatile: o.volatile,
+    translatable: o.translatable,
+    unique: o.unique,
     description: o.description,
   };
 }
@@ -88,6 +94,8 @@ function cents(value: unknown): number {
     throw new FieldError('must be an amount with at most two decimals');
   }
 }
+
+const ISO_DATE_START = /^\d{4}-\d{2}-\d{2}/;
 
 function isoDate(value: unknown): unknown {
   return value instanceof Date ? value.toISOString() : value;
@@ -181,13 +189,15 @@ export const field = {
   timestamp(column: PgColumn, o: FieldOptions = {}): FieldDef {
     const schema = Type.String({ format: 'date-time', maxLength: 40 });
     const parse = (text: string) => {
-      const ms = text.length <= 40 ? Date.parse(text) : Number.NaN;
+      // An ISO date starts with its four-digit year: Date.parse alone takes "12345" for the year
+      // 12345 (whose text the database refuses) and "-1" for 2001.
+      const ms = text.length <= 40 && ISO_DATE_START.test(text) ? Date.parse(text) : Number.NaN;
       if (Number.isNaN(ms)) throw new FieldError('must be an ISO 8601 date');
       return new Date(ms);
     };
     const toDb = (v: unknown) => (v === null ? null : new Date(String(v)));
     // In JSON rows the database writes the same ISO text that Date#toISOString gives (UTC, milliseconds).
-    const json = (c: PgColumn) => sql`to_char(${c} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    const json = (c: PgColumn | SQL) => sql`to_char(${c} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
     return build(
       { output: schema, input: schema, fromDb: isoDate, json, toDb, parse, rangeable: true },
       column,

@@ -12,16 +12,42 @@ export {
   PageQuery,
   paginationOf,
 } from './pagination.ts';
+export { cacheDeclarationOf } from './cache-declaration.ts';
+export { type CacheDeclaration, cacheKey, installResponseCache } from './response-cache.ts';
 export { planList, planOf, planOne } from './list-query.ts';
-export { itemEntity, listEntities, readVersions, showEntity, VersionedCache } from './read.service.ts';
+export {
+  itemEntity,
+  listEntities,
+  readVersions,
+  settledLocale,
+  showEntity,
+  VersionedCache,
+} from './read.service.ts';
 export { type Row, versionsJson } from './repo.ts';
 export { registerResource, requestContext } from './routes.ts';
 export { createBody, Id, IdParams, itemSchema, querySchema } from './schemas.ts';
 export {
   CUSTOMER_ID,
   filterConditions,
+  localizedValue,
   searchCondition,
   visibility,
 } from './sql.ts';
+export {
+  checkTranslationsOf,
+  holdsUnservedTexts,
+  LOCALE_CODE,
+  preferredLocale,
+  servedLocales,
+  servedTranslations,
+} from './translations.ts';
 export * from './types.ts';
-export { createEntity, deleteEntity, updateEntity } from './write.service.ts';
+export type { ListVariant } from './list-variant.ts';
+export {
+  auditCreates,
+  createColumns,
+  createEntity,
+  createValues,
+  deleteEntity,
+  updateEntity,
+} from './write.service.ts';

@@ -10,6 +10,7 @@ import {
   type ListQuery,
   type ParsedSearch,
   type ReadContext,
+  type ReadLocale,
   type RequestContext,
   type Resource,
   type Scope,
@@ -201,7 +202,8 @@ function shapeOf(resource: Resource, ctx: ReadContext, query: ListQuery, search:
   const sort = query.sort.map((t) => `${t.desc ? '-' : ''}${t.field.name}`).join(',');
   const rank = query.relevance ? 'rank,' : '';
   const q = search ? `q:${search.shape}` : '';
-  return `${resource.name}|${ctx.scope}|${ctx.caller.kind}|${filters}|${q}|${rank}${sort}|${relationsShape(query.with)}`;
+  const locale = `${ctx.translateTo ?? ''}${search ? servedKey(ctx) : ''}`;
+  return `${resource.name}|${ctx.scope}|${ctx.caller.kind}|${locale}|${filters}|${q}|${rank}${sort}|${relationsShape(query.with)}`;
 }
 
 function valuesOf(ctx: ReadContext, query: ListQuery, search: ParsedSearch | null): Record<string, unknown> {
@@ -228,7 +230,8 @@ function countKeyOf(resource: Resource, ctx: ReadContext, query: ListQuery): str
     )
     .join('&');
   const visibility = ctx.scope === 'backend' ? 'all' : 'storefront';
-  return `${resource.name}|${visibility}|${filters}|${query.search ?? ''}`;
+  const search = query.search === null ? '' : `${query.search}${servedKey(ctx)}`;
+  return `${resource.name}|${visibility}|${ctx.translateTo ?? ''}|${filters}|${search}`;
 }
 
 /** The plan of a parsed query. */
@@ -247,13 +250,29 @@ export function planOf(resource: Resource, ctx: ReadContext, query: ListQuery): 
   };
 }
 
-function readContext(rctx: RequestContext): ReadContext {
-  return { ...rctx, scope: scopeOf(rctx.caller) };
+/** A search's part of a key: the locales whose texts it matches (another set matches other rows). */
+function servedKey(ctx: ReadContext): string {
+  return ctx.servedLocales ? `|in:${ctx.servedLocales.join(',')}` : '';
 }
 
-/** The plan of a list or item request: the query string parsed once. */
-export function planList(resource: Resource, rctx: RequestContext, raw: Record<string, unknown>): ListPlan {
-  const ctx = readContext(rctx);
+/** A read of the own fields, matching texts in any locale. */
+export const OWN_FIELDS: ReadLocale = { translateTo: null, servedLocales: null };
+
+function readContext(rctx: RequestContext, locale: ReadLocale): ReadContext {
+  return { ...rctx, scope: scopeOf(rctx.caller), ...locale };
+}
+
+/**
+ * The plan of a list or item request: the query string parsed once. `translateTo`: the locale whose
+ * translations it renders (null: the fields' own values).
+ */
+export function planList(
+  resource: Resource,
+  rctx: RequestContext,
+  raw: Record<string, unknown>,
+  locale: ReadLocale = OWN_FIELDS,
+): ListPlan {
+  const ctx = readContext(rctx, locale);
   return planOf(resource, ctx, parseListQuery(resource, raw, ctx.scope));
 }
 
@@ -263,8 +282,9 @@ export function planOne(
   rctx: RequestContext,
   id: number,
   raw: Record<string, unknown>,
+  locale: ReadLocale = OWN_FIELDS,
 ): ListPlan {
-  const ctx = readContext(rctx);
+  const ctx = readContext(rctx, locale);
   const idField = resource.field.get('id');
   const filters: Filter[] = idField ? [{ field: idField, op: 'eq', value: id }] : [];
   const query: ListQuery = {

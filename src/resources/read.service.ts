@@ -4,10 +4,12 @@ import type { Db } from '../db/client.ts';
 import { ONE_ROW, run, runJson } from '../db/statements.ts';
 import { ok } from '../http/envelope.ts';
 import { AppError } from '../http/errors.ts';
-import { planList, planOne } from './list-query.ts';
+import { OWN_FIELDS, planList, planOne } from './list-query.ts';
 import { DEFAULT_PAGE_SIZE, paginationOf } from './pagination.ts';
 import { countStatement, type PageRows, pageStatement, type Row, versionsJson } from './repo.ts';
-import type { ListPlan, RequestContext, Resource } from './types.ts';
+import { isLocaleCode, isTranslatable, type ServedLocales, servedLocales } from './translations.ts';
+import type { ListPlan, ReadLocale, RequestContext, Resource } from './types.ts';
+import type { LocaleRequest } from '../http/locale.ts';
 
 // The read use cases of every resource: list (page and exact total), item (first match) and show
 // (by id). Every read is one plan (list-query.ts) and one call, `readPage`: one statement that
@@ -67,6 +69,8 @@ type Page = {
   versions: Record<string, string>;
   /** The JSON text of the page's rows: the answer's `data` as it stands. */
   rows: string;
+  /** A translatable resource's stored locale settings (translations.ts LOCALE_SETTINGS), else null. */
+  locales: Record<string, unknown> | null;
 };
 
 /** The one read: the page of `plan` (or of remembered ids) as JSON text, with its size and versions. */
@@ -81,7 +85,7 @@ async function readPage(plan: ListPlan, ids?: number[]): Promise<Page> {
     ctx.db,
     nameOf('page', shape),
     (on) => pageStatement(on, plan, rows),
-    ['perPage', 'versions', 'rows'],
+    ['perPage', 'versions', 'rows', 'locales'],
     ids
       ? { customerId: plan.values.customerId, ids, limit: size }
       : { ...plan.values, limit: size, page: plan.query.page },
@@ -158,25 +162,101 @@ async function rememberedPage(plan: ListPlan): Promise<Page> {
   return page;
 }
 
+/** The default locale the last read of a database found: a read asking for it renders the own fields at once. */
+const defaultLocaleSeen = new WeakMap<object, string>();
+/** The locales the last read of a database found served: a search assumes them (ReadContext.servedLocales). */
+const servedLocalesSeen = new WeakMap<object, readonly string[]>();
+
+/** The locale an answer is in: `?locale=` (enabled, else 400), else the best enabled Accept-Language, else the default. */
+function settle(asked: LocaleRequest | undefined, served: ServedLocales): string {
+  const explicit = asked?.explicit ?? null;
+  if (explicit === null) return asked?.accepted.find((l) => served.enabled.includes(l)) ?? served.default;
+  if (served.enabled.includes(explicit)) return explicit;
+  throw new AppError('VALIDATION_FAILED', `locale ${explicit} is not one of ${served.enabled.join(', ')}`, [
+    { field: 'locale', message: `${explicit} is not an enabled locale` },
+  ]);
+}
+
+/**
+ * What a request asks for. A back-office caller reads the own fields unless `?locale=` asks for
+ * another locale: its browser's Accept-Language would otherwise put a translation in the field a
+ * form then saves as the default text.
+ */
+function askedBy(rctx: RequestContext): LocaleRequest | undefined {
+  const asked = rctx.locale;
+  return asked && rctx.caller.kind === 'admin' ? { explicit: asked.explicit, accepted: [] } : asked;
+}
+
+/**
+ * Reads in the locale the request settles on (docs/translations.md). The locale settings come with
+ * the page (one statement), so the read first renders the locale asked for first and reads again
+ * only when the settings serve another one (a locale not enabled in Accept-Language). The served
+ * locale is left on the request's LocaleRequest (Content-Language).
+ */
+async function inLocale<T extends { page: Page }>(
+  rctx: RequestContext,
+  resource: Resource,
+  read: (locale: ReadLocale) => Promise<T>,
+): Promise<T> {
+  if (!isTranslatable(resource)) return read(OWN_FIELDS);
+  const asked = askedBy(rctx);
+  const first = asked?.explicit ?? asked?.accepted[0] ?? null;
+  // A code no setting can hold is never rendered: the settled locale (or the 400) decides.
+  const used = !isLocaleCode(first) || first === defaultLocaleSeen.get(rctx.db) ? null : first;
+  const assumed = servedLocalesSeen.get(rctx.db) ?? [];
+  const result = await read({ translateTo: used, servedLocales: assumed });
+  const served = servedLocales(rctx.settingsSource.fromStored(result.page.locales ?? {}));
+  defaultLocaleSeen.set(rctx.db, served.default);
+  servedLocalesSeen.set(rctx.db, served.enabled);
+  const code = settle(asked, served);
+  if (rctx.locale) rctx.locale.served = code;
+  const wanted = code === served.default ? null : code;
+  const sameServed = assumed.join(',') === served.enabled.join(',');
+  if ((used === wanted || used === code) && sameServed) return result;
+  return read({ translateTo: wanted, servedLocales: served.enabled });
+}
+
+/**
+ * The locale a read of its own (a module's statement over a resource, e.g. facets) renders: settled
+ * from the request and the settings (one read of them), and left on the request for
+ * Content-Language; null: the fields' own values.
+ */
+export async function settledLocale(rctx: RequestContext): Promise<ReadLocale> {
+  const served = servedLocales(await rctx.settingsSource.read(rctx.db));
+  const code = settle(askedBy(rctx), served);
+  if (rctx.locale) rctx.locale.served = code;
+  return { translateTo: code === served.default ? null : code, servedLocales: served.enabled };
+}
+
 /** A list answer: the envelope around the page's JSON text, sent as it stands. */
 export async function listEntities(
   rctx: RequestContext,
   resource: Resource,
   raw: Record<string, unknown>,
 ): Promise<string> {
-  const plan = planList(resource, rctx, raw);
-  // Lists whose total is never cached count beside the page (two connections on a pool).
-  const [page, total] =
-    plan.countKey === null
-      ? await Promise.all([readPage(plan), countRows(plan)])
-      : await rememberedPage(plan).then(async (read) => [read, await totalOf(plan, read)] as const);
+  const { page, total, plan } = await inLocale(rctx, resource, async (locale) => {
+    const plan = planList(resource, rctx, raw, locale);
+    // Lists whose total is never cached count beside the page (two connections on a pool).
+    const [page, total] =
+      plan.countKey === null
+        ? await Promise.all([readPage(plan), countRows(plan)])
+        : await rememberedPage(plan).then(async (read) => [read, await totalOf(plan, read)] as const);
+    return { page, total, plan };
+  });
   const pagination = paginationOf(plan.query.page, page.perPage, total);
   return `{"success":true,"data":${page.rows},"pagination":${JSON.stringify(pagination)}}`;
 }
 
 /** The first row of a one-row plan's page, parsed; 404 `message` when there is none. */
-async function firstOf(plan: ListPlan, message: string): Promise<OneResult> {
-  const page = await readPage(plan);
+async function firstOf(
+  rctx: RequestContext,
+  resource: Resource,
+  planIn: (locale: ReadLocale) => ListPlan,
+  message: string,
+): Promise<OneResult> {
+  const { page } = await inLocale(rctx, resource, async (locale) => ({
+    page: await readPage(planIn(locale)),
+  }));
   const rows: Row[] = JSON.parse(page.rows);
   const [row] = rows;
   if (!row) throw new AppError('NOT_FOUND', message);
@@ -185,11 +265,11 @@ async function firstOf(plan: ListPlan, message: string): Promise<OneResult> {
 
 /** The first entity matching the list's filters, search and sort; 404 when none. */
 export function itemEntity(rctx: RequestContext, resource: Resource, raw: Record<string, unknown>) {
-  const plan = planList(resource, rctx, raw);
-  return firstOf(
-    { ...plan, query: { ...plan.query, page: 1, limit: 1 }, clamped: plan.ctx.scope !== 'backend' },
-    `no ${resource.def.entity} matches`,
-  );
+  const planIn = (locale: ReadLocale): ListPlan => {
+    const plan = planList(resource, rctx, raw, locale);
+    return { ...plan, query: { ...plan.query, page: 1, limit: 1 }, clamped: plan.ctx.scope !== 'backend' };
+  };
+  return firstOf(rctx, resource, planIn, `no ${resource.def.entity} matches`);
 }
 
 /** One entity by id, as far as the caller may see it: hidden and foreign rows answer 404. */
@@ -199,7 +279,8 @@ export function showEntity(
   id: number,
   raw: Record<string, unknown> = {},
 ): Promise<OneResult> {
-  return firstOf(planOne(resource, rctx, id, raw), `${resource.def.entity} ${id} not found`);
+  const planIn = (locale: ReadLocale) => planOne(resource, rctx, id, raw, locale);
+  return firstOf(rctx, resource, planIn, `${resource.def.entity} ${id} not found`);
 }
 
 /** resource_version as table name → version (as text): what a cached value is checked against. */

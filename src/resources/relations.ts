@@ -85,7 +85,7 @@ function relatedRows(
     .select({ ...jsonSelectionFor(target, ctx), ...relationKeys(target, sub) })
     .from(target.def.table)
     .where(and(match, ...visibility(target, ctx)))
-    .orderBy(...orderFor(target, target.defaultSort));
+    .orderBy(...orderFor(target, target.defaultSort, undefined, ctx));
   const limited = limit === undefined ? inner : inner.limit(limit);
   if (sub.size === 0) return sql`${limited}`;
   const rows = `rel${depth}`;

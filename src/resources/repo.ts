@@ -1,9 +1,10 @@
-import { and, eq, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { relationKeys, withRelations } from './relations.ts';
 import { jsonSelectionFor, orderFor, rankFor, visibility, whereFor } from './sql.ts';
 import type { FieldInfo, ListPlan, Resource } from './types.ts';
+import { isTranslatable, LOCALE_SETTINGS } from './translations.ts';
 import { resourceVersions } from './versions.tables.ts';
 
 // The statements of the generic resources. A read's statement is built from its plan only when
@@ -56,7 +57,7 @@ function pageRows(db: Db, plan: ListPlan, rows: PageRows, perPage: SQL): SQL {
     sql`${query} limit ${perPage} offset (${sql.placeholder('page')}::bigint - 1) * ${perPage}`;
   const where = whereFor(plan);
   const rank = rankFor(plan);
-  const order = orderFor(resource, query.sort, rank);
+  const order = orderFor(resource, query.sort, rank, ctx);
   if (!rank)
     return limited(
       db
@@ -102,6 +103,10 @@ export function pageStatement(db: Db, plan: ListPlan, rows: PageRows = 'planned'
         perPage: sql<number>`${perPage}`,
         versions: versionsJson,
         rows: sql<string>`(select coalesce(json_agg(p), '[]'::json)::text from (${page}) p)`,
+        // The locale settings, read in the same snapshot: the read settles its locale from them.
+        locales: sql<Record<string, unknown> | null>`${
+          isTranslatable(plan.resource) ? plan.ctx.settingsSource.storedSql(LOCALE_SETTINGS) : sql`null::json`
+        }`,
       })
       // OFFSET 0 keeps the planner from pulling `one` up into its uses, each reading the setting.
       .from(sql`(select ${perPageOf(plan)} as per_page offset 0) as one`)
@@ -146,6 +151,23 @@ export async function deleteRow(db: Db, resource: Resource, id: number, where: S
   return rows.length > 0;
 }
 
+function auditedSelection(resource: Resource, fields: readonly FieldInfo[]): Record<string, PgColumn | SQL> {
+  const selection: Record<string, PgColumn | SQL> = { id: resource.idColumn };
+  for (const f of fields) {
+    if (f.column) selection[f.name] = f.codec.select ? f.codec.select(f.column) : f.column;
+  }
+  return selection;
+}
+
+function shownAudited(row: Row, fields: readonly FieldInfo[]): Row {
+  const shown: Row = {};
+  for (const f of fields) {
+    const value = row[f.name];
+    shown[f.name] = f.codec.fromDb && value !== null && value !== undefined ? f.codec.fromDb(value) : value;
+  }
+  return shown;
+}
+
 /**
  * One row's stored values of these fields as the API shows them (money as decimals, ISO dates),
  * for the audit log; `lock` holds the row until the write commits, so its "before" stays exact
@@ -158,17 +180,21 @@ export async function selectAudited(
   fields: readonly FieldInfo[],
   lock: 'update' | 'no key update' | null,
 ): Promise<Row | null> {
-  const selection: Record<string, PgColumn | SQL> = { id: resource.idColumn };
-  for (const f of fields) {
-    if (f.column) selection[f.name] = f.codec.select ? f.codec.select(f.column) : f.column;
-  }
-  const query = db.select(selection).from(resource.def.table).where(eq(resource.idColumn, id));
+  const query = db.select(auditedSelection(resource, fields)).from(resource.def.table).where(eq(resource.idColumn, id));
   const [row] = lock ? await query.for(lock) : await query;
-  if (!row) return null;
-  const shown: Row = {};
-  for (const f of fields) {
-    const value = row[f.name];
-    shown[f.name] = f.codec.fromDb && value !== null && value !== undefined ? f.codec.fromDb(value) : value;
-  }
-  return shown;
+  return row ? shownAudited(row, fields) : null;
+}
+
+/** selectAudited of several rows in one statement (a batch's creates), by id. */
+export async function selectAuditedMany(
+  db: Db,
+  resource: Resource,
+  ids: readonly number[],
+  fields: readonly FieldInfo[],
+): Promise<Map<number, Row>> {
+  const rows = await db
+    .select(auditedSelection(resource, fields))
+    .from(resource.def.table)
+    .where(inArray(resource.idColumn, [...ids]));
+  return new Map(rows.map((row) => [Number(row.id), shownAudited(row, fields)]));
 }

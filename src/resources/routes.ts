@@ -4,9 +4,12 @@ import { type Access, access } from '../http/access.ts';
 import type { AuditDeclaration } from '../http/audit.ts';
 import { Envelope, ListEnvelope, SuccessOnly } from '../http/envelope.ts';
 import { errorResponse } from '../http/openapi.ts';
+import { cacheDeclarationOf } from './cache-declaration.ts';
 import { cachingHook } from './caching.ts';
+import { isTranslatable } from './translations.ts';
 import { operationIdsOf } from './operation-names.ts';
 import { limitAsSent } from './pagination.ts';
+import type { CacheDeclaration } from './response-cache.ts';
 import { itemEntity, listEntities, showEntity } from './read.service.ts';
 import { createBody, IdParams, itemSchema, querySchema, updateBody } from './schemas.ts';
 import {
@@ -36,7 +39,7 @@ declare module 'fastify' {
 
 export function requestContext(request: FastifyRequest): WriteRequestContext {
   const { db, config, settingsSource, recordWrite } = request.server;
-  return { db, config, caller: request.caller, settingsSource, recordWrite };
+  return { db, config, caller: request.caller, settingsSource, recordWrite, locale: request.locale };
 }
 
 const JSON_UTF8 = 'application/json; charset=utf-8';
@@ -85,6 +88,8 @@ interface ById {
 interface RouteParts {
   tags: string[];
   onSend: ReturnType<typeof cachingHook>;
+  /** The reads' route config: who may call them, and what their cached answers depend on. */
+  readConfig: { access: Access; cache?: CacheDeclaration };
   /** The document describes every nesting `with` can ask for (the fuzzer checks answers against it). */
   doc: TSchema;
   oneSerializers: Serializers;
@@ -102,7 +107,8 @@ export function registerResource(app: FastifyInstance, resource: Resource): void
   const who = def.description ?? resource.name;
   const parts: RouteParts = {
     tags: [def.domain],
-    onSend: cachingHook(def.publicCache ? 'public' : 'private'),
+    onSend: cachingHook(def.publicCache ? 'public' : 'private', isTranslatable(resource)),
+    readConfig: { access: readAccess(resource), cache: cacheDeclarationOf(resource) },
     doc: itemSchema(resource, 'backend', undefined, true),
     oneSerializers: perScope((s) => Envelope(itemSchema(resource, s))),
     notFound: errorResponse(404),
@@ -129,13 +135,15 @@ function listRoute(app: FastifyInstance, resource: Resource, parts: RouteParts):
         querystring: querySchema(resource, true),
         response: { 200: ListEnvelope(doc) },
       },
-      config: { access: readAccess(resource) },
+      config: { ...parts.readConfig },
       preValidation: limitAsSent,
       onSend,
     },
     async (request, reply) => {
       // JSON text built by the database from the caller's readable fields only: sent as it is.
-      return reply.type(JSON_UTF8).send(await listEntities(requestContext(request), resource, request.query));
+      const rctx = requestContext(request);
+      const own = await resource.def.listVariant?.answer(rctx, resource, request.query);
+      return reply.type(JSON_UTF8).send(own ?? (await listEntities(rctx, resource, request.query)));
     },
   );
 }
@@ -144,7 +152,8 @@ function listRoute(app: FastifyInstance, resource: Resource, parts: RouteParts):
 function readRoutes(app: FastifyInstance, resource: Resource, parts: RouteParts): void {
   const { path } = resource;
   const { tags, onSend, doc, oneSerializers, notFound, who, one } = parts;
-  const withOnly = Type.Object({ with: querySchema(resource, false).properties.with });
+  const { with: withParam, locale } = querySchema(resource, false).properties;
+  const withOnly = Type.Object(locale ? { with: withParam, locale } : { with: withParam });
   listRoute(app, resource, parts);
   app.get<{ Querystring: Query }>(
     `${path}/item`,
@@ -157,7 +166,7 @@ function readRoutes(app: FastifyInstance, resource: Resource, parts: RouteParts)
         querystring: querySchema(resource, false),
         response: { 200: Envelope(doc), 404: notFound },
       },
-      config: { access: readAccess(resource) },
+      config: { ...parts.readConfig },
       onSend,
     },
     async (request, reply) => {
@@ -178,7 +187,7 @@ function readRoutes(app: FastifyInstance, resource: Resource, parts: RouteParts)
         querystring: withOnly,
         response: { 200: Envelope(doc), 404: notFound },
       },
-      config: { access: readAccess(resource) },
+      config: { ...parts.readConfig },
       onSend,
     },
     async (request, reply) => {

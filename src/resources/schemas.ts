@@ -16,6 +16,14 @@ export const MAX_RELATION_DEPTH = 3;
 export const Id = Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'Positive integer id' });
 export const IdParams = Type.Object({ id: Id });
 
+/** `?locale=`: one of the shop's locales (docs/translations.md); a region is ignored (el-GR reads el). */
+const LocaleParam = Type.String({
+  maxLength: 35,
+  pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$',
+  description:
+    'Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale',
+});
+
 function listControls(withPaging: boolean): Record<string, TSchema> {
   const controls: Record<string, TSchema> = {
     sort: Type.Optional(
@@ -43,7 +51,11 @@ function listControls(withPaging: boolean): Record<string, TSchema> {
 
 /** The query string of list (and, without paging, item) reads; undeclared parameters are ignored. */
 export function querySchema(resource: Resource, withPaging: boolean): TObject {
-  const props = listControls(withPaging);
+  const props: Record<string, TSchema> = {
+    ...listControls(withPaging),
+    ...(withPaging ? resource.def.listVariant?.params : {}),
+  };
+  if (resource.def.translations) props.locale = Type.Optional(LocaleParam);
   for (const f of resource.fields) {
     if (!f.filter) continue;
     const who = f.read === 'public' ? '' : ` (${f.read} callers)`;

@@ -9,6 +9,7 @@ import {
   type Resource,
   type SortTerm,
 } from './types.ts';
+import { anyLocaleEquals, translatedValue } from './translations.ts';
 
 // The one list builder: a plan's filters, ranges, search, visibility and order become SQL here,
 // from the field table (after vendure's list-query-builder), and only when a statement of the
@@ -19,11 +20,26 @@ import {
 /** The calling customer's id, for owner conditions and customer-specific fields. */
 export const CUSTOMER_ID = sql.placeholder('customerId');
 
-/** A field's value as SQL: its column, or a computed field's expression (stockStatus). */
-function fieldValue(f: FieldInfo, ctx: ReadContext): SQL | PgColumn {
+/** A field's value as SQL: its column (in the read's locale when translatable), or a computed field's expression (stockStatus). */
+function fieldValue(resource: Resource, f: FieldInfo, ctx: ReadContext): SQL | PgColumn {
+  if (f.column && f.translatable && ctx.translateTo) return translatedValue(resource, f, ctx.translateTo);
   if (f.column) return f.column;
   if (f.expr) return f.expr(ctx);
   throw new Error(`${f.name}: a filter condition only, no value`);
+}
+
+/** A stored field as the answer shows it: in the read's locale when translatable, else through its read expression, if any, then its JSON codec. */
+function storedValue(resource: Resource, f: FieldInfo, column: PgColumn, ctx: ReadContext): SQL | PgColumn {
+  if (f.translatable) return fieldValue(resource, f, ctx);
+  const read = f.readAs ? f.readAs(column, ctx) : column;
+  return f.codec.json?.(read) ?? read;
+}
+
+/** A stored field's value in the read's locale (its column in the default one), for a module's own statement. */
+export function localizedValue(resource: Resource, name: string, ctx: ReadContext): SQL | PgColumn {
+  const f = resource.field.get(name);
+  if (!f?.column) throw new Error(`${resource.name}.${name}: not a stored field`);
+  return fieldValue(resource, f, ctx);
 }
 
 /**
@@ -35,7 +51,7 @@ function fieldValue(f: FieldInfo, ctx: ReadContext): SQL | PgColumn {
 export function jsonSelectionFor(resource: Resource, ctx: ReadContext): Record<string, SQL.Aliased> {
   return Object.fromEntries(
     resource.readable[ctx.scope].map((f) => {
-      let value = f.column ? (f.codec.json?.(f.column) ?? f.column) : fieldValue(f, ctx);
+      let value = f.column ? storedValue(resource, f, f.column, ctx) : fieldValue(resource, f, ctx);
       if (f.shownWhen)
         value = sql`case when ${ctx.settingsSource.valueSql(f.shownWhen, 'boolean')} then ${value} end`;
       return [f.name, sql`${value}`.as(f.name)];
@@ -43,13 +59,15 @@ export function jsonSelectionFor(resource: Resource, ctx: ReadContext): Record<s
   );
 }
 
-function filterSql(filter: Filter, i: number, ctx: ReadContext): SQL {
+function filterSql(resource: Resource, filter: Filter, i: number, ctx: ReadContext): SQL {
   const value = sql.placeholder(`f${i}`);
-  const { where } = filter.field;
+  const { where, translatable } = filter.field;
   if (where && (filter.op === 'eq' || filter.op === 'in')) {
     return where(ctx, filter.op, sql`${value}`, sql`${sql.placeholder(`f${i}a`)}`);
   }
-  const target = fieldValue(filter.field, ctx);
+  if (translatable && (filter.op === 'eq' || filter.op === 'in'))
+    return anyLocaleEquals(resource, filter.field, filter.op, sql`${value}`);
+  const target = fieldValue(resource, filter.field, ctx);
   switch (filter.op) {
     case 'null':
       return sql`${target} is null`;
@@ -71,7 +89,7 @@ function filterSql(filter: Filter, i: number, ctx: ReadContext): SQL {
 
 /** Each filter's condition, in the order of the plan's filters (facets leave their own one out). */
 export function filterConditions(plan: ListPlan): SQL[] {
-  return plan.query.filters.map((filter, i) => filterSql(filter, i, plan.ctx));
+  return plan.query.filters.map((filter, i) => filterSql(plan.resource, filter, i, plan.ctx));
 }
 
 /** The condition of q: the resource's own search, or ILIKE over the searchable fields the caller reads. */
@@ -79,11 +97,14 @@ export function searchCondition(plan: ListPlan): SQL | undefined {
   const { resource, ctx, search } = plan;
   if (search === null) return undefined;
   const own = resource.def.search;
-  if (own) return own.where(search.shape);
+  if (own) return own.where(search.shape, ctx.servedLocales);
   const pattern = sql.placeholder('q');
-  const columns = resource.fields.flatMap((f) =>
-    f.search && f.column && canRead(ctx.scope, f.read) ? [f.column] : [],
-  );
+  // A translatable field matches in the read's locale and in the default one (its own value).
+  const columns = resource.fields.flatMap((f) => {
+    if (!f.search || !f.column || !canRead(ctx.scope, f.read)) return [];
+    const own = [f.column];
+    return f.translatable && ctx.translateTo ? [...own, translatedValue(resource, f, ctx.translateTo)] : own;
+  });
   return or(...columns.map((column) => ilike(column, pattern)));
 }
 
@@ -112,14 +133,21 @@ export function whereFor(plan: ListPlan): SQL | undefined {
   return and(...visibility(plan.resource, plan.ctx), ...filterConditions(plan), searchCondition(plan));
 }
 
-function sortColumn(term: SortTerm): PgColumn {
+function sortColumn(resource: Resource, term: SortTerm, ctx?: ReadContext): PgColumn | SQL {
   if (!term.field.column) throw new Error(`${term.field.name}: sorted but not a column`);
+  if (term.field.translatable && ctx?.translateTo) return translatedValue(resource, term.field, ctx.translateTo);
   return term.field.column;
 }
 
-/** The requested order with id as the final tie-breaker, in the last term's direction (index-friendly). */
-export function orderFor(resource: Resource, sort: readonly SortTerm[], rank?: SQL): SQL[] {
-  const order = sort.map((t) => (t.desc ? desc(sortColumn(t)) : asc(sortColumn(t))));
+/**
+ * The requested order with id as the final tie-breaker, in the last term's direction
+ * (index-friendly); translatable fields by their text in the read's locale.
+ */
+export function orderFor(resource: Resource, sort: readonly SortTerm[], rank?: SQL, ctx?: ReadContext): SQL[] {
+  const order = sort.map((t) => {
+    const column = sortColumn(resource, t, ctx);
+    return t.desc ? desc(column) : asc(column);
+  });
   if (rank) order.unshift(sql`${rank} desc`);
   if (!sort.some((t) => t.field.column === resource.idColumn)) {
     const last = sort[sort.length - 1];
@@ -132,5 +160,9 @@ export function orderFor(resource: Resource, sort: readonly SortTerm[], rank?: S
 export function rankFor(plan: ListPlan): SQL | undefined {
   const own = plan.resource.def.search;
   if (!own || !plan.query.relevance || plan.search === null) return undefined;
-  return own.rank(plan.search.shape);
+  const { resource, ctx } = plan;
+  return own.rank(plan.search.shape, (name) => {
+    const f = resource.field.get(name);
+    return f?.translatable && ctx.translateTo ? translatedValue(resource, f, ctx.translateTo) : undefined;
+  });
 }

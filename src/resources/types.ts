@@ -4,7 +4,9 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Caller } from '../http/access.ts';
+import type { LocaleRequest } from '../http/locale.ts';
 import type { RoleId } from '../http/roles.ts';
+import type { ListVariant } from './list-variant.ts';
 
 /** Who may read a field or a relation: the lowest scope (public, customer, backend); higher scopes see it too. */
 export type Scope = 'public' | 'customer' | 'backend';
@@ -32,6 +34,10 @@ export interface SettingsSource {
   valueSql(key: string, kind: 'positiveInteger' | 'boolean'): SQL;
   /** Reads them (one small query). */
   read(db: Db): Promise<Settings>;
+  /** The stored values of these keys as one JSON object (key → value), inside another statement. */
+  storedSql(keys: readonly string[]): SQL;
+  /** The effective settings from values storedSql read (checked; configuration and defaults for the rest). */
+  fromStored(stored: Record<string, unknown>): Settings;
 }
 
 /**
@@ -49,7 +55,7 @@ export interface AuditedWrite {
 }
 
 /** Keeps a write in the audit log, in the write's transaction `db`; the audit module provides it. */
-export type RecordWrite = (db: Db, write: AuditedWrite) => Promise<void>;
+export type RecordWrite = (db: Db, writes: AuditedWrite | readonly AuditedWrite[]) => Promise<void>;
 
 /** The request as the resource code sees it: no Fastify types. */
 export interface RequestContext {
@@ -57,6 +63,8 @@ export interface RequestContext {
   config: Config;
   caller: Caller;
   settingsSource: SettingsSource;
+  /** The locale the request asks for (src/http/locale.ts); absent: the default locale. */
+  locale?: LocaleRequest;
 }
 
 /** A request that may write: how an admin's write is audited comes with it (passed in by the app). */
@@ -69,6 +77,23 @@ export type BooleanSetting = string;
 
 export interface ReadContext extends RequestContext {
   scope: Scope;
+  /**
+   * The locale whose translations the read renders (docs/translations.md), each translatable field
+   * falling back to its own value; null: the fields' own values (the default locale).
+   */
+  translateTo: string | null;
+  /**
+   * The locales the shop serves, as the read assumes them (read.service.ts checks the assumption
+   * against the settings read with the page): a search over translations matches these only.
+   * null: any stored text (a resource without translations).
+   */
+  servedLocales: readonly string[] | null;
+}
+
+/** The locale a read renders and the locales it may match texts in (ReadContext). */
+export interface ReadLocale {
+  translateTo: string | null;
+  servedLocales: readonly string[] | null;
 }
 
 export interface WriteContext extends WriteRequestContext {
@@ -86,7 +111,7 @@ export interface Codec {
   /** How the column is selected when not as itself (arrays travel as JSON text: parsing it is far cheaper). */
   select?: (column: PgColumn) => SQL;
   /** How the column is rendered inside a JSON row: as the answer's JSON value (fromDb is not applied). */
-  json?: (column: PgColumn) => SQL;
+  json?: (column: PgColumn | SQL) => SQL;
   /** JSON → database value; throws FieldError. */
   toDb?: (value: unknown) => unknown;
   /** A query-string value → database value for filters; throws FieldError. */
@@ -103,6 +128,11 @@ export interface FieldDef {
   column?: PgColumn;
   /** A computed, read-only value, evaluated in the page query (never one query per row). */
   expr?: (ctx: ReadContext) => SQL;
+  /**
+   * How a stored column is read in this context when not as stored (a price a running sale lowers
+   * for shoppers); filters, sorting and writes keep the stored column.
+   */
+  readAs?: (column: PgColumn, ctx: ReadContext) => SQL;
   read: Scope;
   /** Readable in this scope only (a customer-specific field means nothing to an admin). */
   onlyScope?: Scope;
@@ -119,6 +149,10 @@ export interface FieldDef {
   volatile?: boolean;
   /** The boolean setting that shows this field: while it is off the field reads null. */
   shownWhen?: BooleanSetting;
+  /** Has a text per locale, kept in the resource's `translations` column (docs/translations.md). */
+  translatable?: boolean;
+  /** Unique among the entity's rows: a translatable one within each locale (409 otherwise). */
+  unique?: boolean;
   description?: string;
   /**
    * The filter's own condition instead of `value = column` (categoryId matching a whole subtree,
@@ -154,10 +188,16 @@ export interface ParsedSearch {
 export interface SearchDef {
   /** q read once per request (the list plan keeps it); `where` and `rank` take its shape. */
   parse(q: string): ParsedSearch;
-  /** The condition of a shape, with the placeholders `parse` named. */
-  where(shape: string): SQL;
-  /** Relevance, higher first: the order when q is given without sort, or with sort=relevance. */
-  rank(shape: string): SQL;
+  /**
+   * The condition of a shape, with the placeholders `parse` named; `servedLocales`: the locales
+   * whose texts may match (ReadContext), null for any.
+   */
+  where(shape: string, servedLocales: readonly string[] | null): SQL;
+  /**
+   * Relevance, higher first: the order when q is given without sort, or with sort=relevance.
+   * `translated` is a translatable field's value in the read's locale, undefined in the default one.
+   */
+  rank(shape: string, translated: (field: string) => SQL | undefined): SQL;
 }
 
 export interface RelationDef {
@@ -206,6 +246,11 @@ export interface ResourceDef {
   publicCache?: boolean;
   /** A version trigger covers the table (see versions.tables.ts): list totals may be cached. */
   countCache?: boolean;
+  /**
+   * The jsonb column holding the translatable fields' texts per locale (`{"el": {"name": …}}`);
+   * required when a field is `translatable` (docs/translations.md).
+   */
+  translations?: PgColumn;
   /** Text search of its own (q); without it q is ILIKE over the searchable fields. */
   search?: SearchDef;
   hooks?: ResourceHooks;
@@ -215,7 +260,10 @@ export interface ResourceDef {
    * may come from another resource's definition.
    */
   createExtras?: () => Record<string, TSchema>;
+  /** A list of its own for some query parameters (transports for one address). */
+  listVariant?: ListVariant;
 }
+
 
 export interface FieldInfo extends FieldDef {
   name: string;

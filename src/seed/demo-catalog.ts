@@ -1,3 +1,4 @@
+import { GREEK_CATEGORIES, greekOptions } from './demo-greek.ts';
 import { slugify } from '../modules/catalog/slug.ts';
 import { DEPARTMENTS, EXTRA_LEAVES, type Leaf, PRODUCTS_PER_LEAF } from './demo-departments.ts';
 import type { Prng } from './prng.ts';
@@ -35,6 +36,10 @@ export interface DemoProduct {
   options: { name: string; values: string[] }[];
   /** Empty: the product has one plain variant (made by the database). */
   variants: DemoVariant[];
+  /** The Greek name, slug, description and options (demo-greek.ts). */
+  translations: {
+    el: { name: string; slug: string; description: string; options?: { name: string; values: string[] }[] };
+  };
 }
 
 /** Prices end in .99 or .49, like a shop's. */
@@ -47,6 +52,27 @@ function stockOf(prng: Prng): number {
   if (prng.chance(0.08)) return 0;
   if (prng.chance(0.1)) return prng.int(1, 4);
   return prng.int(5, 250);
+}
+
+/** A product's Greek texts: its brand, its category's Greek name and its size (the name's end). */
+function greekTexts(brand: string, leaf: string, name: string, sku: string) {
+  const [category, slug] = GREEK_CATEGORIES[leaf] ?? [leaf, slugify(leaf)];
+  const size = name.split(' ').slice(-2).join(' ');
+  const greek = `${brand} ${category} ${size}`;
+  return {
+    el: {
+      name: greek,
+      slug: `${slug}-${sku.toLowerCase()}`,
+      description: `${greek} από ${brand}. Αγαπημένο της κατηγορίας «${category}».`,
+    },
+  };
+}
+
+function withGreekOptions(
+  texts: ReturnType<typeof greekTexts>,
+  options: Leaf['options'],
+): DemoProduct['translations'] {
+  return options ? { el: { ...texts.el, options: greekOptions(options) } } : texts;
 }
 
 function demoProduct(
@@ -85,6 +111,7 @@ function demoProduct(
     active: !prng.chance(0.05),
     options: leaf.options ?? [],
     variants: leaf.options ? variantsOf(prng, sku, leaf.options, price) : [],
+    translations: withGreekOptions(greekTexts(brand, leaf.name, name, sku), leaf.options),
   };
 }
 

@@ -1,3 +1,4 @@
+import { el, GREEK_GIFT_RULE, GREEK_REELS, GREEK_SLIDES, GREEK_TRANSPORTS, greekCategory } from './demo-greek.ts';
 import type { categories } from '../modules/catalog/catalog.tables.ts';
 import { slugify } from '../modules/catalog/slug.ts';
 import type { coupons, gifts } from '../modules/promotions/promotions.tables.ts';
@@ -37,12 +38,24 @@ export function demoShop(now = new Date()): DemoShop {
   return {
     ...demoCategories(),
     products: catalog,
-    transports: DEMO_TRANSPORTS,
+    transports: DEMO_TRANSPORTS.map((t) => {
+      const [name, description] = GREEK_TRANSPORTS[t.name] ?? [t.name, ''];
+      return { ...t, translations: el({ name, description }) };
+    }),
     coupons: demoCoupons(now),
     reels: demoReels(catalog.length),
     sliderGroup: { name: 'Home hero', code: 'home-hero' },
-    sliders: DEMO_SLIDERS,
-    giftRule: { name: 'Free chocolate over 150', minSubtotal: 15000, maxQty: 1, productIndexes: cheapSweets },
+    sliders: DEMO_SLIDERS.map((s) => {
+      const [title, subtitle] = GREEK_SLIDES[s.title] ?? [s.title, ''];
+      return { ...s, translations: el({ title, subtitle }) };
+    }),
+    giftRule: {
+      name: 'Free chocolate over 150',
+      minSubtotal: 15000,
+      maxQty: 1,
+      productIndexes: cheapSweets,
+      translations: el({ name: GREEK_GIFT_RULE }),
+    },
   };
 }
 
@@ -53,6 +66,7 @@ function demoCategories(): Pick<DemoShop, 'departments' | 'leaves'> {
     slug: slugify(d.name),
     description: `Everything ${d.name.toLowerCase()}.`,
     position: i + 1,
+    translations: greekCategory(d.name),
   }));
   const leaves: DemoShop['leaves'] = DEPARTMENTS.flatMap((d, departmentIndex) =>
     d.leaves.map((leaf, i) => ({
@@ -62,6 +76,7 @@ function demoCategories(): Pick<DemoShop, 'departments' | 'leaves'> {
         slug: slugify(leaf.name),
         position: i + 1,
         active: !(departmentIndex === 4 && i === 2),
+        translations: greekCategory(leaf.name),
       },
     })),
   );
@@ -75,6 +90,7 @@ function demoCategories(): Pick<DemoShop, 'departments' | 'leaves'> {
         name: leaf.name,
         slug: leaf.slug ?? slugify(leaf.name),
         position: DEPARTMENTS[departmentIndex].leaves.length + 1,
+        translations: greekCategory(leaf.name),
       },
     });
   }
@@ -140,6 +156,7 @@ function demoCoupons(now: Date): DemoShop['coupons'] {
 function demoReels(productCount: number): DemoShop['reels'] {
   return [1, 2, 3, 4, 5, 6].map((n) => ({
     row: {
+      translations: el({ title: Object.values(GREEK_REELS)[n - 1] ?? '' }),
       title: [
         'Latte art in 60 seconds',
         'Dialing in espresso',

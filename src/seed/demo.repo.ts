@@ -8,6 +8,8 @@ import {
 } from '../modules/catalog/catalog.tables.ts';
 import { coupons, gifts } from '../modules/promotions/promotions.tables.ts';
 import { transports } from '../modules/shipping/shipping.tables.ts';
+import { DEMO_ZONE_TRANSPORTS, insertDemoZones } from './demo-zones.ts';
+import { DEMO_SALE_DEPARTMENT, insertDemoPromotions } from './demo-promotions.ts';
 import { reels, sliderGroups, sliders } from '../modules/cms/cms.tables.ts';
 import { addresses, wishlistItems } from '../modules/customers/address.tables.ts';
 import { customers } from '../modules/customers/customer.tables.ts';
@@ -15,6 +17,15 @@ import { insertLedgerEntry } from '../modules/loyalty/loyalty.repo.ts';
 import { settings } from '../modules/settings/settings.tables.ts';
 import type { DemoProduct } from './demo-catalog.ts';
 import { DEMO_CUSTOMER, type DemoShop } from './demo-shop.ts';
+import { insertDemoImages } from './demo-images.ts';
+import type { MediaRef } from '../modules/media/media-ref.ts';
+import type { MediaStorage } from '../modules/media/storage/storage.ts';
+
+/** The products' pictures (drawn before the transaction) and where their files go. */
+export interface DemoImages {
+  storage: MediaStorage;
+  pictures: Buffer[];
+}
 
 /** Serialises demo seeding of instances starting at once on one empty PostgreSQL. */
 const SEED_LOCK_ID = 72_002;
@@ -49,6 +60,7 @@ export interface SeedCounts {
   coupons: number;
   reels: number;
   sliders: number;
+  promotions: number;
 }
 
 /** Writes the demo shop; the caller owns the transaction. */
@@ -57,19 +69,24 @@ export async function insertDemoShop(
   shop: DemoShop,
   customerPasswordHash: string,
   now: Date,
+  images?: DemoImages,
 ): Promise<SeedCounts> {
   const { departmentIds, leafIds } = await insertCategories(tx, shop);
-  const productIds = await insertProducts(tx, shop.products, leafIds);
+  const media = images && (await insertDemoImages(tx, images.storage, shop.products, images.pictures));
+  const productIds = await insertProducts(tx, shop.products, leafIds, media);
   await insertPriceHistory(tx, shop.products, productIds, now);
   await insertPromotionsAndContent(tx, shop, productIds);
   await insertDemoCustomer(tx, customerPasswordHash, productIds);
+  const saleDepartment = shop.departments.findIndex((d) => d.name === DEMO_SALE_DEPARTMENT);
+  const promotionCount = await insertDemoPromotions(tx, now, departmentIds[saleDepartment]);
   return {
     categories: departmentIds.length + leafIds.length,
     products: productIds.length,
-    transports: shop.transports.length,
+    transports: shop.transports.length + DEMO_ZONE_TRANSPORTS,
     coupons: shop.coupons.length,
     reels: shop.reels.length,
     sliders: shop.sliders.length,
+    promotions: promotionCount,
   };
 }
 
@@ -98,8 +115,13 @@ async function insertCategories(tx: Db, shop: DemoShop) {
 }
 
 /** The products in their leaves, and the variants of those with options; their ids in order. */
-async function insertProducts(tx: Db, demoProducts: DemoProduct[], leafIds: number[]): Promise<number[]> {
-  const productRows = demoProducts.map((p) => ({
+async function insertProducts(
+  tx: Db,
+  demoProducts: DemoProduct[],
+  leafIds: number[],
+  media: MediaRef[][] | undefined,
+): Promise<number[]> {
+  const productRows = demoProducts.map((p, i) => ({
     sku: p.sku,
     slug: p.slug,
     name: p.name,
@@ -111,12 +133,14 @@ async function insertProducts(tx: Db, demoProducts: DemoProduct[], leafIds: numb
     vatRate: p.vatRate,
     stockQty: p.stockQty,
     weightKg: p.weightKg,
-    images: p.images,
+    images: media ? media[i].map((m) => m.url) : p.images,
+    media: media?.[i] ?? [],
     supplierCode: p.supplierCode,
     adminNotes: p.adminNotes,
     active: p.active,
     categoryId: leafIds[p.leafIndex],
     options: p.options,
+    translations: p.translations,
   }));
   const productIds = await insertIds(
     (c) => tx.insert(products).values(c).returning({ id: products.id }),
@@ -157,6 +181,7 @@ async function insertPriceHistory(tx: Db, demoProducts: DemoProduct[], productId
 /** Shipping methods, coupons, the gift rule, reels and the home slider group. */
 async function insertPromotionsAndContent(tx: Db, shop: DemoShop, productIds: number[]) {
   await tx.insert(transports).values(shop.transports);
+  await insertDemoZones(tx);
   await tx.insert(coupons).values(shop.coupons);
   const { productIndexes, ...giftRule } = shop.giftRule;
   await tx.insert(gifts).values({ ...giftRule, productIds: productIndexes.map((i) => productIds[i]) });

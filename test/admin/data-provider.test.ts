@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { decodeJwt, SignJWT } from 'jose';
 import { createAdminClient, createAuthProvider, type SessionStore } from '../../admin/src/auth-provider.ts';
 import { type ApiError, createDataProvider, listQuery } from '../../admin/src/data-provider.ts';
@@ -69,6 +69,40 @@ describe('admin data provider against a started service', () => {
     });
     // Orders are the service's own routes: no sort parameter.
     assert.equal(listQuery(RESOURCES.orders, { sort: { field: 'id', order: 'ASC' } }).sort, undefined);
+  });
+
+  test('a product form saves only the locales it changed: a text kept from a disabled locale is not sent back', async () => {
+    const { data: provider } = await loggedIn(ROOT);
+    const setLocales = (locales: string[]) =>
+      t.app.db.execute(
+        sql`insert into setting (key, value) values ('locales', ${JSON.stringify(locales)}::jsonb)
+            on conflict (key) do update set value = excluded.value`,
+      );
+    const { data: created } = await provider.create('products', {
+      data: { name: 'Tea', sku: 'TR-1', price: 3, translations: { el: { name: 'Τσάι', description: '' } } },
+    });
+    assert.deepEqual(created.translations, { el: { name: 'Τσάι' } }, 'an empty text is none');
+    await setLocales(['en']);
+    try {
+      const previous = created;
+      // el is no longer served: the form holds its text and changes none of it.
+      const { data: saved } = await provider.update('products', {
+        id: created.id,
+        data: { ...previous, name: 'Green tea' },
+        previousData: previous,
+      });
+      assert.equal(saved.name, 'Green tea');
+      assert.deepEqual(saved.translations, { el: { name: 'Τσάι' } }, 'kept');
+    } finally {
+      await setLocales(['en', 'el']);
+    }
+    const { data: cleared } = await provider.update('products', {
+      id: created.id,
+      data: { ...created, translations: { el: { name: '' } } },
+      previousData: created,
+    });
+    assert.deepEqual(cleared.translations, {}, 'an emptied text is removed');
+    await provider.delete('products', { id: created.id }); // the next test counts the products
   });
 
   test('products: create, list with paging, sort, search and filters, getMany, with=category, update, delete', async () => {

@@ -71,8 +71,9 @@ describe('every back-office write leaves an audit entry', () => {
         const res = await t.app.inject({
           method: method.toUpperCase() as 'POST',
           url,
-          headers: bearer(write.as?.token ?? shop.token),
+          headers: { ...bearer(write.as?.token ?? shop.token), ...write.form?.headers },
           ...(write.body ? { payload: write.body } : {}),
+          ...(write.form ? { payload: write.form.payload } : {}),
         });
         if (res.statusCode >= 300) {
           problems.push(`${name}: ${res.statusCode} ${res.body.slice(0, 200)}`);

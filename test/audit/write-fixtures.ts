@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import type { App } from '../../src/app.ts';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../src/db/client.ts';
 import { webhookDelivery } from '../../src/modules/webhooks/webhooks.tables.ts';
 import { createAdmin, login, uniqueEmail } from '../auth/auth-helpers.ts';
 import {
@@ -17,6 +19,7 @@ import { setStoredSetting, unique } from '../helpers/catalog-factories.ts';
 import { testPaymentEvent } from '../../src/modules/payments/payments.tables.ts';
 import { testProviderSecret } from '../../src/modules/payments/providers/test.ts';
 import { signEvent } from '../../src/modules/payments/signature.ts';
+import { formData, picture, uploaded } from '../media/media-fixtures.ts';
 
 // One valid write per back-office write operation, keyed by operationId, for
 // test/audit/every-write.test.ts: each fixture makes what its write needs, then says how to call
@@ -34,6 +37,8 @@ export interface Write {
   body?: Record<string, unknown>;
   /** Another admin's token, for a write on the caller's own account. */
   as?: { token: string; actor: string };
+  /** A multipart/form-data body instead of JSON (an upload). */
+  form?: { payload: Buffer; headers: Record<string, string> };
   /** The id the entry names; by default the path's `{id}`, or the created record's id. */
   entityId?: string | number;
 }
@@ -121,6 +126,23 @@ const webhook = (s: Shop) =>
 
 const address = (customerId: number) => ({ customerId, ...ADDRESS });
 
+/** Zones and tax rates must not tie with each other: each fixture's gets a priority or country of its own. */
+let distinct = 0;
+const zone = (s: Shop) =>
+  idOf(s, '/rest/checkout/shipping-zone', { name: 'Zone', countries: ['GR'], priority: 1000 + ++distinct });
+const rate = async (s: Shop) =>
+  idOf(s, '/rest/checkout/shipping-rate', {
+    transportId: await makeTransport(s.app.db),
+    zoneId: await zone(s),
+    price: 3.5,
+  });
+const country = () => {
+  const n = ++distinct;
+  return String.fromCharCode(65 + (Math.floor(n / 26) % 26), 65 + (n % 26));
+};
+const taxRate = (s: Shop) =>
+  idOf(s, '/rest/checkout/tax-rate', { countryAlpha2: country(), taxClass: 'standard', rate: 20 });
+
 export const WRITE_FIXTURES: Record<string, (s: Shop) => Promise<Write>> = {
   async adminChangePassword(s) {
     const admin = await createAdmin(s.app, s.token, { roles: [4], password: 'first-password-1' });
@@ -173,9 +195,37 @@ export const WRITE_FIXTURES: Record<string, (s: Shop) => Promise<Write>> = {
   createTransport: async () => ({ body: { name: 'Courier', price: 4.9 } }),
   updateTransport: async (s) => ({ params: { id: await makeTransport(s.app.db) }, body: { price: 6.5 } }),
   deleteTransport: async (s) => ({ params: { id: await makeTransport(s.app.db) } }),
+  createShippingZone: async () => ({
+    body: { name: 'Islands', countries: ['GR'], postalCodes: { include: ['84'], exclude: [] } },
+  }),
+  updateShippingZone: async (s) => ({ params: { id: await zone(s) }, body: { name: 'Renamed' } }),
+  deleteShippingZone: async (s) => ({ params: { id: await zone(s) } }),
+  createShippingRate: async (s) => ({
+    body: {
+      transportId: await makeTransport(s.app.db),
+      zoneId: await zone(s),
+      price: 3.5,
+      weightBands: [{ upToKg: 2, price: 3.5 }],
+    },
+  }),
+  updateShippingRate: async (s) => ({ params: { id: await rate(s) }, body: { price: 4.2 } }),
+  deleteShippingRate: async (s) => ({ params: { id: await rate(s) } }),
+  createTaxRate: async () => ({ body: { countryAlpha2: country(), taxClass: 'reduced', rate: 13 } }),
+  updateTaxRate: async (s) => ({ params: { id: await taxRate(s) }, body: { rate: 21 } }),
+  deleteTaxRate: async (s) => ({ params: { id: await taxRate(s) } }),
   createCoupon: async () => ({ body: { code: unique('AUDIT'), type: 'percent', value: 10 } }),
   updateCoupon: async (s) => ({ params: { id: (await makeCoupon(s.app.db)).id }, body: { active: false } }),
   deleteCoupon: async (s) => ({ params: { id: (await makeCoupon(s.app.db)).id } }),
+  createPromotion: async () => ({
+    body: { name: unique('AUDIT'), kind: 'cart', action: { type: 'percent', value: 10 } },
+  }),
+  updatePromotion: async (s) => ({
+    params: { id: await idOf(s, '/rest/checkout/promotion', { name: 'P', kind: 'cart', action: { type: 'fixed', value: 1 } }) },
+    body: { active: false },
+  }),
+  deletePromotion: async (s) => ({
+    params: { id: await idOf(s, '/rest/checkout/promotion', { name: 'P', kind: 'cart', action: { type: 'fixed', value: 1 } }) },
+  }),
   createGift: async (s) => ({ body: { productIds: [await makeProduct(s.app.db)] } }),
   updateGift: async (s) => ({
     params: { id: await makeGift(s.app.db, { productIds: [await makeProduct(s.app.db)] }) },
@@ -239,6 +289,17 @@ export const WRITE_FIXTURES: Record<string, (s: Shop) => Promise<Write>> = {
     const { id } = await makeCustomer(s.app);
     return { body: { customerId: id, delta: 5, reason: 'goodwill' }, entityId: id };
   },
+  importProducts: async (s) => {
+    // The answer names the job as jobId: the entry's id is the next job's.
+    const [{ next }] = await queryRows<{ next: number }>(s.app.db, sql`select coalesce(max(id), 0) + 1 as next from import_job`);
+    const file = 'SKU,Name,Regular price\nAUDIT-1,Audited,1.00\n';
+    return { form: formData([{ name: 'file', value: file, fileName: 'products.csv' }]), entityId: next };
+  },
+  uploadMediaAsset: async () => ({
+    form: formData([{ name: 'file', value: await picture(20, 20, 'png'), fileName: 'a.png' }]),
+  }),
+  updateMediaAsset: async (s) => ({ params: { id: await mediaAsset(s) }, body: { alt: 'Described' } }),
+  deleteMediaAsset: async (s) => ({ params: { id: await mediaAsset(s) } }),
   createWebhook: async () => ({ body: { url: 'http://127.0.0.1:9/new', events: ['*'] } }),
   updateWebhook: async (s) => ({ params: { id: await webhook(s) }, body: { description: 'orders' } }),
   deleteWebhook: async (s) => ({ params: { id: await webhook(s) } }),
@@ -252,6 +313,12 @@ export const WRITE_FIXTURES: Record<string, (s: Shop) => Promise<Write>> = {
     return { params: { id: webhookId, deliveryId: delivery.id }, entityId: delivery.id };
   },
 };
+
+/** An uploaded image's id. */
+async function mediaAsset(s: Shop): Promise<number> {
+  const asset = await uploaded(s.app, bearer(s.token), await picture(20, 20, 'png'));
+  return asset.id;
+}
 
 async function slide(s: Shop): Promise<Json> {
   const groupId = await idOf(s, '/rest/cms/slider-group', { name: 'G', code: unique('g').toLowerCase() });

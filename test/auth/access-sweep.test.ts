@@ -23,7 +23,22 @@ interface SweptRoute {
 }
 
 /** Routes outside /rest (no access declaration): infrastructure only; `*` is the not-found handler. */
-const OUTSIDE_REST = [/^\/health\//, /^\/docs(\/|$)/, /^\/openapi\.json$/, /^\/?\*$/, /^\/admin(\/|$)/];
+const OUTSIDE_REST = [
+  /^\/health\//,
+  /^\/docs(\/|$)/,
+  /^\/openapi\.json$/,
+  /^\/?\*$/,
+  /^\/admin(\/|$)/,
+  // The image files: public like the product pages that show them (GET only).
+  /^\/media\/:id\/:name$/,
+  // The storefront (src/http/storefront.ts): its pages, the forms they post (which call the API
+  // in-process with the shopper's own tokens, so the API's access rules apply), the sitemap,
+  // robots.txt and the hashed assets.
+  /^\/$/,
+  /^\/(el|en)(\/\*)?$/,
+  /^\/(sitemap\.xml|robots\.txt)$/,
+  /^\/assets\/\*$/,
+];
 /**
  * Writes that anyone may call. A public POST/PUT/PATCH/DELETE elsewhere fails the sweep: if it
  * is really meant to be public, add it here (a reviewed decision), otherwise give it a guard.

@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import { parseConfig } from '../../src/config.ts';
 import { queryRows } from '../../src/db/client.ts';
+import { percentOf } from '../../src/lib/money.ts';
 import { demoLogins, type SeedResult, seedDemoShop } from '../../src/seed/seed.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -21,12 +23,29 @@ describe('demo shop on an empty database', () => {
     t = await startTestApp({
       config: { staticUsers: shopConfig.staticUsers, settings: shopConfig.settings },
     });
-    first = await seedDemoShop(t.database.db);
+    first = await seedDemoShop(t.database.db, new Date(), t.app.mediaStorage);
   });
   after(() => t.close());
 
   const count = async (query: ReturnType<typeof sql>) =>
     Number((await queryRows<{ n: number }>(t.database.db, query))[0].n);
+
+  test('when seeded, then every product shows a picture of its own that the media files serve', async () => {
+    assert.ok(first.seeded);
+    assert.equal(
+      await count(sql`select count(*)::int as n from product where jsonb_array_length(media) <> 1`),
+      0,
+    );
+    assert.equal(
+      await count(sql`select count(distinct media->0->>'id')::int as n from product`),
+      first.counts.products,
+    );
+    const product = (await t.app.inject({ url: '/rest/product/product?limit=1' })).json().data[0];
+    assert.deepEqual(product.images, [product.media[0].url]);
+    const copy = await t.app.inject({ url: `${product.media[0].url}?w=128&format=webp` });
+    const meta = await sharp(copy.rawPayload).metadata();
+    assert.deepEqual([copy.statusCode, meta.format, meta.width], [200, 'webp', 128]);
+  });
 
   test('when seeded, then a realistic shop: 300+ products in 10+ categories, some inactive, brands and stock', async () => {
     assert.equal(first.seeded, true);
@@ -57,6 +76,30 @@ describe('demo shop on an empty database', () => {
     assert.ok((await count(sql`select count(*)::int as n from reel`)) >= 3);
     assert.ok((await count(sql`select count(*)::int as n from slider where group_id = 1`)) >= 3);
     assert.ok(db);
+  });
+
+  test('when seeded, then ACS lists the islands dearer than Athens, serves Cyprus and the EU, and BOX NOW only Greece', async () => {
+    const list = async (query: string) =>
+      (await t.app.inject({ method: 'GET', url: `/rest/checkout/transport?${query}` })).json().data as {
+        name: string;
+        price: number;
+        shippingZone: { zoneName: string } | null;
+      }[];
+    const price = (rows: Awaited<ReturnType<typeof list>>, name: string) =>
+      rows.find((r) => r.name === name)?.price;
+    const athens = await list('countryAlpha2=GR&postalCode=10558');
+    const crete = await list('countryAlpha2=GR&postalCode=71201');
+    const rhodes = await list('countryAlpha2=GR&postalCode=85100');
+    assert.deepEqual(
+      [price(athens, 'ACS courier'), price(crete, 'ACS courier'), price(rhodes, 'ACS courier')],
+      [3.5, 3.5, 5.2],
+    );
+    assert.equal(rhodes.find((r) => r.name === 'ACS courier')?.shippingZone?.zoneName, 'Greek islands');
+    assert.equal(price(await list('countryAlpha2=CY'), 'ACS courier'), 14.9);
+    const germany = await list('countryAlpha2=DE&postalCode=10115');
+    assert.equal(price(germany, 'ACS courier'), 12.9);
+    assert.equal(price(germany, 'BOX NOW locker'), undefined);
+    assert.equal(price(germany, 'Standard courier'), 19.99);
   });
 
   test('when seeded, then the demo customer has loyalty points and can log in', async () => {
@@ -145,17 +188,63 @@ describe('demo shop on an empty database', () => {
     );
     const [coffee] = (await get('/rest/product/category?slug=coffee')).data;
     const inCoffee = await get(
-      `/rest/product/product?categoryId=${coffee.id}&q=${encodeURIComponent('καφές')}`,
+      `/rest/product/product?categoryId=${coffee.id}&q=${encodeURIComponent('ελληνικός καφές')}`,
     );
     assert.equal(inCoffee.pagination.total, greek.pagination.total, 'the department holds its third level');
+
+    const inGreek = await get('/rest/product/product?locale=el&limit=1000');
+    assert.ok(
+      inGreek.data.every((p) => /[α-ωά-ώ]/i.test(p.name as string)),
+      'every demo product has a Greek name',
+    );
+    const slides = (await get('/rest/cms/slider?locale=el')).data;
+    assert.ok(slides.every((s) => /[α-ωά-ώ]/i.test(s.title as string)), 'every slide has a Greek title');
 
     const worn = await get('/rest/product/product?option.Size=XL&option.Colour=Navy&with=variants');
     assert.ok(worn.pagination.total > 0);
     const variants = worn.data[0].variants as Json[];
     assert.equal(variants.length, 12, 'four sizes in three colours');
+    const [wornInGreek] = (await get(`/rest/product/product/${worn.data[0].id}?locale=el`).then((r) => [r.data])) as Json[];
+    assert.deepEqual(
+      (wornInGreek.options as Json[]).map((o) => o.name),
+      ['Μέγεθος', 'Χρώμα'],
+      'the options are in Greek too',
+    );
     const facets = (await get('/rest/product/product/facets')).data as unknown as Json;
     assert.deepEqual(Object.keys(facets.options as Json).sort(), ['Colour', 'Size']);
     assert.ok((facets.brand as Json[]).some((b) => b.value === 'Λουμίδης'));
+  });
+
+  test('when seeded, then a tea sale lowers the shown price beside its reference and the back office lists both promotions', async () => {
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/rest/auth/admin/login',
+      payload: { username: 'admin@example.com', password: 'demo-admin-pw' },
+    });
+    const admin = { authorization: `Bearer ${login.json().access_token}` };
+    const listed = await t.app.inject({ url: '/rest/checkout/promotion?sort=id', headers: admin });
+    assert.equal(listed.statusCode, 200, listed.body);
+    assert.deepEqual(
+      (listed.json().data as Json[]).map((p) => [p.kind, p.active, p.action]),
+      [
+        ['catalog', true, { type: 'percent', value: 15 }],
+        ['cart', true, { type: 'percent', value: 10 }],
+      ],
+    );
+    const [tea] = (await t.app.inject({ url: '/rest/product/category?slug=tea' })).json().data as Json[];
+    const regular = await queryRows<{ id: number; price: number }>(
+      t.database.db,
+      sql`select p.id, p.price from product p join category c on c.id = p.category_id
+          where c.parent_id = ${tea.id} and p.active and p.reference_price is null order by p.id limit 1`,
+    );
+    const { id, price } = regular[0];
+    const shown = (await t.app.inject({ url: `/rest/product/product/${id}` })).json().data as Json;
+    const cents = (amount: unknown) => Math.round(Number(amount) * 100);
+    assert.equal(cents(shown.price), price - percentOf(price, 15));
+    assert.equal(cents(shown.referencePrice), price, 'the Omnibus reference is the price before the sale');
+    const inBackOffice = (await t.app.inject({ url: `/rest/product/product/${id}`, headers: admin })).json()
+      .data as Json;
+    assert.deepEqual([cents(inBackOffice.price), cents(inBackOffice.salePrice)], [price, cents(shown.price)]);
   });
 
   test('when seeding runs again, then it refuses and changes nothing', async () => {

@@ -46,6 +46,10 @@ const WORDS = [
   'spoon',
 ];
 
+/** Greek words of the translated names, each in about 1 % of the products too. */
+const greekOf = (k: number) => (k % 300 < 10 ? GREEK[k % 300] : 'είδος');
+const GREEK = ['καφές', 'τσάι', 'μύλος', 'βραστήρας', 'τσαγιέρα', 'φίλτρο', 'κόκκοι', 'κούπα', 'ζυγαριά', 'κανάτα'];
+
 interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
@@ -83,6 +87,9 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
       brand: `Brand ${i % 40}`,
       categoryId: cats[i % 50].id,
       active: i % 20 !== 0,
+      translations: {
+        el: { name: `Προϊόν ${i} ${greekOf(i)} ${greekOf(i * 7 + 3)}`, slug: `el-idx-${i}` },
+      },
     }));
     client = new pg.Client({ connectionString: t.testDatabase.url });
     await client.connect();
@@ -135,7 +142,8 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
     assert.equal(cost.random_page_cost, RANDOM_PAGE_COST);
   });
 
-  const cases: [string, Record<string, unknown>][] = [
+  /** Name, query, the locale read (default: the own fields), the locales served (default: en and el). */
+  const cases: [string, Record<string, unknown>, (string | null)?, string[]?][] = [
     ['id', { id: '5000' }],
     ['sku', { sku: 'IDX-4242' }],
     ['slug', { slug: 'idx-4242' }],
@@ -152,11 +160,21 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
     ['search, two words in any order', { q: 'lavazza espresso' }],
     ['search with a typo', { q: 'espreso' }],
     ['search, Greek and accents', { q: 'Καφές crème' }],
+    ['sort by price, in el', { sort: 'price' }, 'el'],
+    ['a category in el', { categoryId: '' }, 'el'],
+    ['a Greek slug', { slug: 'el-idx-4242' }],
+    ['a Greek slug, in el', { slug: 'el-idx-4242' }, 'el'],
+    ['search in Greek, in el', { q: 'καφες' }, 'el'],
+    ['search in Greek, two words, in el', { q: 'μυλος κουπα' }, 'el'],
+    ['search in Greek with a typo, in el', { q: 'ζυγαρια βραστηρασ' }, 'el'],
+    ['search in Greek sorted by price, in el', { q: 'τσαι', sort: '-price' }, 'el'],
     ['search sorted by price', { q: 'grinder', sort: '-price' }],
     ['search in a category subtree', { q: 'kettle', categoryId: '' }],
+    ['search in Greek, el no longer served', { q: 'καφες' }, null, ['en']],
+    ['search in Greek, two words, el no longer served', { q: 'μυλος κουπα' }, null, ['en']],
   ];
 
-  for (const [name, raw] of cases) {
+  for (const [name, raw, locale = null, served = ['en', 'el']] of cases) {
     for (const scope of ['public', 'backend'] as Scope[]) {
       test(`when filtering/sorting by ${name} (${scope}), then no sequential scan on product`, async () => {
         const query = { ...raw };
@@ -169,6 +187,8 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
           caller,
           scope,
           settingsSource: t.app.settingsSource,
+          translateTo: locale,
+          servedLocales: served,
         };
         const listPlan = planOf(productResource, ctx, parseListQuery(productResource, query, scope));
         const values = { ...listPlan.values, limit: 15, page: 1 };
@@ -210,6 +230,8 @@ describe('product list plans on 10,000 products (PostgreSQL)', { skip: testEngin
           caller,
           scope,
           settingsSource: t.app.settingsSource,
+          translateTo: null,
+          servedLocales: ['en', 'el'],
         };
         const listPlan = planOf(productResource, ctx, parseListQuery(productResource, query, scope));
         const statement = facetsQuery(t.database.db, listPlan).toSQL();

@@ -229,10 +229,13 @@ describe('settings registry, features and storefront config (docs/resources.md, 
   test('when a bad value is stored directly in the database, then readers fall back to the default', async () => {
     await setStoredSetting(t.database.db, 'loyalty_spend_points', 'many');
     await setStoredSetting(t.database.db, 'products_list_options', { not: 'a list' });
+    // Written in SQL, as another instance would: this instance reads the versions before its next read.
+    await t.app.responseCache?.versions.refresh();
     const config = (await get('/rest/v1/storefront-config')).json().data;
     assert.equal(config.loyalty.spendPoints, 100);
     assert.deepEqual(config.listing.perPageOptions, [24, 48, 72]);
     await setStoredSetting(t.database.db, 'loyalty_spend_points', 250);
+    await t.app.responseCache?.versions.refresh();
     assert.equal((await get('/rest/v1/storefront-config')).json().data.loyalty.spendPoints, 250);
   });
 

@@ -20,6 +20,8 @@ export interface ProductSpec {
   vatRate?: number;
   active?: boolean;
   name?: string;
+  categoryId?: number | null;
+  brand?: string | null;
 }
 
 export async function makeProduct(db: Db, spec: ProductSpec = {}): Promise<number> {
@@ -35,6 +37,8 @@ export async function makeProduct(db: Db, spec: ProductSpec = {}): Promise<numbe
       weightKg: spec.weightKg ?? 0,
       vatRate: spec.vatRate ?? 19,
       active: spec.active ?? true,
+      categoryId: spec.categoryId ?? null,
+      brand: spec.brand ?? null,
     })
     .returning({ id: products.id });
   return row.id;

@@ -20,8 +20,10 @@ function openApiPath(url: string): string {
 }
 
 /** The docs themselves and the CORS preflight catch-all. */
-// The back office (/admin) is a static web application, not an operation of the API.
-const UNDOCUMENTED = /^(\*$|\/docs|\/openapi\.json|\/admin(\/|$))/;
+// The back office (/admin) is a static web application, not an operation of the API; nor are the
+// storefront's pages (/, /el/…, /en/…, the sitemap, robots.txt and their assets).
+const UNDOCUMENTED =
+  /^(\*$|\/docs|\/openapi\.json|\/admin(\/|$)|\/$|\/(el|en)(\/|$)|\/sitemap\.xml$|\/robots\.txt$|\/assets\/)/;
 
 describe('OpenAPI document', () => {
   let t: TestApp;

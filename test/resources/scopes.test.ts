@@ -19,6 +19,7 @@ const PUBLIC_PRODUCT_FIELDS = [
   'id',
   'images',
   'inStock',
+  'media',
   'name',
   'options',
   'price',
@@ -28,6 +29,7 @@ const PUBLIC_PRODUCT_FIELDS = [
   'sku',
   'slug',
   'stockStatus',
+  'taxClass',
   'vatRate',
   'weightKg',
 ];

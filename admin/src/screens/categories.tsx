@@ -8,13 +8,12 @@ import {
   List,
   NumberInput,
   ReferenceInput,
-  required,
   SearchInput,
   SimpleForm,
-  TextInput,
   Link,
   useListContext,
 } from 'react-admin';
+import { TranslatableInputs, type TranslatedField } from './translations.tsx';
 
 const categoryFilters = [
   <SearchInput key="q" source="q" alwaysOn />,
@@ -76,11 +75,17 @@ export function CategoryList() {
   );
 }
 
+/** The category's texts per locale (the API's translatable fields). */
+const CATEGORY_TEXTS: TranslatedField[] = [
+  { source: 'name', label: 'Name', required: true },
+  { source: 'slug', label: 'Slug' },
+  { source: 'description', label: 'Description', multiline: true },
+];
+
 function CategoryForm() {
   return (
     <SimpleForm>
-      <TextInput source="name" validate={required()} />
-      <TextInput source="slug" />
+      <TranslatableInputs fields={CATEGORY_TEXTS} />
       <ReferenceInput source="parentId" reference="categories">
         <AutocompleteInput optionText="name" label="Parent" />
       </ReferenceInput>

@@ -19,6 +19,7 @@ import {
   TextInput,
   UrlField,
 } from 'react-admin';
+import { TranslatableInputs, type TranslatedField } from './translations.tsx';
 
 export function ReelList() {
   return (
@@ -34,10 +35,17 @@ export function ReelList() {
   );
 }
 
+/** The texts per locale of a reel and of a slide (the API's translatable fields). */
+const REEL_TEXTS: TranslatedField[] = [{ source: 'title', label: 'Title', required: true }];
+const SLIDE_TEXTS: TranslatedField[] = [
+  { source: 'title', label: 'Title', required: true },
+  { source: 'subtitle', label: 'Subtitle' },
+];
+
 function ReelForm() {
   return (
     <SimpleForm>
-      <TextInput source="title" validate={required()} fullWidth />
+      <TranslatableInputs fields={REEL_TEXTS} />
       <TextInput source="videoUrl" label="Video URL" validate={required()} fullWidth />
       <TextInput source="posterUrl" label="Poster URL" fullWidth />
       <ReferenceArrayInput source="productIds" reference="products">
@@ -115,8 +123,7 @@ function SliderForm() {
       <ReferenceInput source="groupId" reference="sliderGroups">
         <AutocompleteInput optionText="name" label="Group" validate={required()} />
       </ReferenceInput>
-      <TextInput source="title" validate={required()} fullWidth />
-      <TextInput source="subtitle" fullWidth />
+      <TranslatableInputs fields={SLIDE_TEXTS} />
       <TextInput source="imageUrl" label="Image URL" validate={required()} fullWidth />
       <TextInput source="linkUrl" label="Link URL" fullWidth />
       <NumberInput source="position" step={1} />

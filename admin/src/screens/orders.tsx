@@ -222,6 +222,9 @@ export function OrderShow() {
         />
         <NumberField source="total" options={money} />
         <TextField source="transport.name" label="Shipping" emptyText="—" />
+        <TextField source="shippingZone.zoneName" label="Shipping zone" emptyText="—" />
+        <TextField source="shippingZone.rateId" label="Shipping rate" emptyText="—" />
+        <TextField source="vatId" label="VAT id" emptyText="—" />
         <TextField source="payWay" label="Payment method" emptyText="—" />
         <TextField source="couponCode" label="Coupon" emptyText="—" />
         <NumberField source="pointsSpent" label="Points spent" />

@@ -6,8 +6,10 @@ import {
   BooleanInput,
   Button,
   Create,
+  CreateButton,
   Datagrid,
   Edit,
+  FilterButton,
   FormDataConsumer,
   FunctionField,
   Link,
@@ -25,9 +27,18 @@ import {
   SimpleFormIterator,
   TextField,
   TextInput,
+  TopToolbar,
   useRecordContext,
 } from 'react-admin';
+import { ExportProductsButton } from './catalog-import.tsx';
 import { ChangeHistory } from './change-history.tsx';
+import { MediaInput } from './media.tsx';
+import {
+  MissingTranslationInput,
+  MissingTranslations,
+  TranslatableInputs,
+  type TranslatedField,
+} from './translations.tsx';
 
 const productFilters = [
   <SearchInput key="q" source="q" alwaysOn placeholder="Search name, SKU, description" />,
@@ -39,17 +50,49 @@ const productFilters = [
   <NumberInput key="price_gte" source="price_gte" label="Price from" />,
   <NumberInput key="price_lte" source="price_lte" label="Price up to" />,
   <NumberInput key="stockQty_lte" source="stockQty_lte" label="Stock at most" />,
+  <MissingTranslationInput key="missingTranslation" source="missingTranslation" label="Missing translation" />,
 ];
+
+/** The product's texts per locale (the API's translatable fields). */
+const PRODUCT_TEXTS: TranslatedField[] = [
+  { source: 'name', label: 'Name', required: true },
+  { source: 'slug', label: 'Slug' },
+  { source: 'description', label: 'Description', multiline: true },
+  { source: 'options', label: 'Options', options: true },
+];
+
+/** The list's actions: its export is the import's CSV of the current filters (docs/import-export.md). */
+function ProductListActions() {
+  return (
+    <TopToolbar>
+      <FilterButton />
+      <CreateButton />
+      <ExportProductsButton />
+      <Button label="Import CSV" component={Link} to="/productImport" />
+    </TopToolbar>
+  );
+}
 
 export function ProductList() {
   return (
-    <List filters={productFilters} sort={{ field: 'id', order: 'DESC' }} perPage={25}>
+    <List
+      filters={productFilters}
+      sort={{ field: 'id', order: 'DESC' }}
+      perPage={25}
+      actions={<ProductListActions />}
+    >
       <Datagrid rowClick="edit" bulkActionButtons={false}>
         <TextField source="id" />
         <TextField source="sku" label="SKU" />
         <TextField source="name" />
+        <FunctionField
+          label="Translations missing"
+          sortable={false}
+          render={(record: Record<string, unknown>) => <MissingTranslations record={record} fields={PRODUCT_TEXTS} />}
+        />
         <ReferenceField source="categoryId" reference="categories" label="Category" sortable={false} />
         <NumberField source="price" options={{ minimumFractionDigits: 2 }} />
+        <NumberField source="salePrice" label="On sale at" options={{ minimumFractionDigits: 2 }} emptyText="—" sortable={false} />
         <NumberField source="stockQty" label="Stock" sortable={false} />
         <BooleanField source="active" sortable={false} />
       </Datagrid>
@@ -130,17 +173,23 @@ function OptionsInput() {
 function ProductFields() {
   return (
     <>
-      <TextInput source="name" validate={required()} fullWidth />
+      <TranslatableInputs fields={PRODUCT_TEXTS} />
       <TextInput source="sku" label="SKU" validate={required()} />
       <NumberInput source="price" label="Price (gross)" validate={required()} min={0} step={0.01} />
+      <NumberInput source="salePrice" label="On sale at (a running catalog promotion; read-only)" disabled />
       <NumberInput source="vatRate" label="VAT rate (%)" min={0} />
+      <SelectInput
+        source="taxClass"
+        label="Tax class (destination VAT)"
+        choices={['standard', 'reduced', 'super_reduced', 'zero'].map((id) => ({ id, name: id }))}
+      />
       <NumberInput source="costPrice" label="Cost price" min={0} step={0.01} />
       <ReferenceInput source="categoryId" reference="categories">
         <AutocompleteInput optionText="name" label="Category" />
       </ReferenceInput>
       <TextInput source="brand" />
       <NumberInput source="weightKg" label="Weight (kg)" min={0} />
-      <TextInput source="description" multiline fullWidth minRows={3} />
+      <MediaInput />
       <TextInput
         source="images"
         label="Image URLs (one per line)"

@@ -18,6 +18,8 @@ import {
   TextField,
   TextInput,
 } from 'react-admin';
+import { instantParse } from '../instant.ts';
+import { TranslatableInputs, type TranslatedField } from './translations.tsx';
 
 const money = { minimumFractionDigits: 2 };
 
@@ -52,8 +54,8 @@ function CouponForm() {
       />
       <NumberInput source="value" validate={required()} min={0} />
       <NumberInput source="minSubtotal" label="Minimum subtotal" min={0} />
-      <DateTimeInput source="startsAt" label="Starts" />
-      <DateTimeInput source="endsAt" label="Ends" />
+      <DateTimeInput source="startsAt" label="Starts" parse={instantParse} />
+      <DateTimeInput source="endsAt" label="Ends" parse={instantParse} />
       <NumberInput source="usageLimit" label="Usage limit" min={1} step={1} />
       <NumberInput source="perCustomerLimit" label="Per-customer limit" min={1} step={1} />
       <BooleanInput source="active" defaultValue={true} />
@@ -86,10 +88,17 @@ export function GiftList() {
   );
 }
 
+/** The texts per locale of a gift rule and of a shipping method (the API's translatable fields). */
+const GIFT_TEXTS: TranslatedField[] = [{ source: 'name', label: 'Name' }];
+const TRANSPORT_TEXTS: TranslatedField[] = [
+  { source: 'name', label: 'Name', required: true },
+  { source: 'description', label: 'Description', multiline: true },
+];
+
 function GiftForm() {
   return (
     <SimpleForm>
-      <TextInput source="name" />
+      <TranslatableInputs fields={GIFT_TEXTS} />
       <ReferenceArrayInput source="productIds" reference="products">
         <AutocompleteArrayInput optionText="name" label="Eligible products" validate={required()} />
       </ReferenceArrayInput>
@@ -129,12 +138,18 @@ export function TransportList() {
 function TransportForm() {
   return (
     <SimpleForm>
-      <TextInput source="name" validate={required()} />
+      <TranslatableInputs fields={TRANSPORT_TEXTS} />
       <NumberInput source="price" validate={required()} min={0} step={0.01} />
       <NumberInput source="freeShippingThreshold" label="Free shipping from" min={0} />
       <NumberInput source="includedWeightKg" label="Included weight (kg)" min={0} />
       <NumberInput source="overweightPricePerKg" label="Price per extra kg" min={0} />
       <NumberInput source="codFee" label="Cash-on-delivery fee" min={0} />
+      <SelectInput
+        source="taxClass"
+        label="VAT class (destination VAT)"
+        choices={['standard', 'reduced', 'super_reduced', 'zero'].map((id) => ({ id, name: id }))}
+        emptyText="The cart's main rate"
+      />
       <BooleanInput source="active" defaultValue={true} />
     </SimpleForm>
   );

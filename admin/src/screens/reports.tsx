@@ -149,6 +149,29 @@ function CouponsCard({ period }: { period: Period }) {
   );
 }
 
+function PromotionsCard({ period }: { period: Period }) {
+  const promotions = useReport('promotions', period);
+  const csv = <CsvButton name="promotions" query={period} label="Download promotions CSV" />;
+  return (
+    <ReportCard title="Promotions" action={csv}>
+      <Pending state={promotions}>
+        {() => (
+          <Rows
+            rows={promotions.data ?? []}
+            empty="No cart promotion applied in this period."
+            columns={[
+              ['Promotion', (p) => p.name],
+              ['Orders', (p) => p.orders, true],
+              ['Discount given', (p) => money(p.discount), true],
+              ['Order totals', (p) => money(p.gross), true],
+            ]}
+          />
+        )}
+      </Pending>
+    </ReportCard>
+  );
+}
+
 function LoyaltyCard({ period }: { period: Period }) {
   const loyalty = useReport('loyalty', period);
   const csv = <CsvButton name="loyalty" query={period} label="Download loyalty CSV" />;
@@ -187,6 +210,7 @@ export function Reports() {
       <SalesCard period={period} interval={interval} />
       <TopProductsCard period={period} />
       <CouponsCard period={period} />
+      <PromotionsCard period={period} />
       <LoyaltyCard period={period} />
     </>
   );

@@ -37,6 +37,7 @@ const SECTIONS: { title: string; prefixes: string[] }[] = [
   { title: 'Listing', prefixes: ['products_list_', 'rest_max_page_size'] },
   { title: 'Loyalty', prefixes: ['loyalty_'] },
   { title: 'Shipping', prefixes: ['free_shipping_'] },
+  { title: 'Tax and B2B', prefixes: ['tax_mode', 'shop_country', 'b2b_'] },
   { title: 'Video showcase', prefixes: ['video_'] },
   { title: 'Price tracking', prefixes: ['price_tracking_'] },
   { title: 'App update', prefixes: ['app_'] },

@@ -11,6 +11,7 @@ import {
   useRecordContext,
 } from 'react-admin';
 import { ChangeHistory } from './change-history.tsx';
+import { MediaInput } from './media.tsx';
 import { declaredOptions, imagesFormat, imagesParse, OptionInputs } from './products.tsx';
 
 /** The product's declared options, for the variant's choices. */
@@ -27,6 +28,7 @@ function VariantFields({ productId }: { productId: unknown }) {
       <NumberInput source="price" label="Price (gross; empty: the product's)" min={0} step={0.01} />
       <NumberInput source="stockQty" label="Stock" min={0} step={1} />
       <NumberInput source="weightKg" label="Weight (kg; empty: the product's)" min={0} />
+      <MediaInput />
       <TextInput
         source="images"
         label="Image URLs (one per line)"

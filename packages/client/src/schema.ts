@@ -482,6 +482,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rest/system/locales": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The locales the catalog is served in, the default first
+         * @description Needs an admin token (Superuser passes).
+         *
+         *     Needs an admin token (Superuser passes).
+         */
+        get: operations["getServedLocales"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rest/features": {
         parameters: {
             query?: never;
@@ -932,6 +954,276 @@ export interface paths {
         patch: operations["updateTransport"];
         trace?: never;
     };
+    "/rest/checkout/shipping-zone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List shipping zones
+         * @description A page of shipping zones (page, limit), narrowed by the field filters and q, ordered by sort; with embeds related records. Each caller gets the rows and fields their scope may read.
+         *
+         *     Needs an admin token (Superuser passes).
+         *
+         *     Needs an admin token (Superuser passes).
+         */
+        get: operations["listShippingZones"];
+        put?: never;
+        /**
+         * Create a shipping zone
+         * @description Creates a shipping zone and answers it as a read would; unknown and read-only fields are refused (400).
+         *
+         *     Needs an admin token holding role 3 (Superuser passes).
+         */
+        post: operations["createShippingZone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/checkout/shipping-zone/item": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the first shipping zone matching the filters
+         * @description The first of the shipping zones the list's filters, q and sort select; 404 when none matches.
+         *
+         *     Needs an admin token (Superuser passes).
+         *
+         *     Needs an admin token (Superuser passes).
+         */
+        get: operations["findShippingZone"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/checkout/shipping-zone/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a shipping zone
+         * @description One of the shipping zones by id; with embeds related records. 404 when there is none the caller may see.
+         *
+         *     Needs an admin token (Superuser passes).
+         *
+         *     Needs an admin token (Superuser passes).
+         */
+        get: operations["getShippingZone"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a shipping zone
+         * @description Deletes a shipping zone; 409 when other records still refer to it.
+         *
+         *     Needs an admin token holding role 3 (Superuser passes).
+         */
+        delete: operations["deleteShippingZone"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a shipping zone
+         * @description Changes the fields sent (at least one) and answers the record; unknown and read-only fields are refused (400).
+         *
+         *     Needs an admin token holding role 3 (Superuser passes).
+         */
+        patch: operations["updateShippingZone"];
+        trace?: never;
+    };
+    "/rest/checkout/shipping-rate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List shipping rates
+         * @description A page of shipping rates (page, limit), narrowed by the field filters and q, ordered by sort; with embeds related records. Each caller gets the rows and fields their scope may read.
+         *
+         *     Needs an admin token (Superuser passes).
+         *
+         *     Needs an admin token (Superuser passes).
+         */
+        get: operations["listShippingRates"];
+        put?: never;
+        /**
+         * Create a shipping rate
+         * @description Creates a shipping rate and answers it as a read would; unknown and read-only fields are refused (400).
+         *
+         *     Needs an admin token holding role 3 (Superuser passes).
+         */
+        post: operations["createShippingRate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/checkout/shipping-rate/item": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the first shipping rate matching the filters
+         * @description The first of the shipping rates the list's filters, q and sort select; 404 when none matches.
+         *
+         *     Needs an admin token (Superuser passes).
+         *
+         *     Needs an admin token (Superuser passes).
+         */
+        get: operations["findShippingRate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/checkout/shipping-rate/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a shipping rate
+         * @description One of the shipping rates by id; with embeds related records. 404 when there is none the caller may see.
+         *
+         *     Needs an admin token (Superuser passes).
+         *
+         *     Needs an admin token (Superuser passes).
+         */
+        get: operations["getShippingRate"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a shipping rate
+         * @description Deletes a shipping rate; 409 when other records still refer to it.
+         *
+         *     Needs an admin token holding role 3 (Superuser passes).
+         */
+        delete: operations["deleteShippingRate"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a shipping rate
+         * @description Changes the fields sent (at least one) and answers the record; unknown and read-only fields are refused (400).
+         *
+         *     Needs an admin token holding role 3 (Superuser passes).
+         */
+        patch: operations["updateShippingRate"];
+        trace?: never;
+    };
+    "/rest/checkout/tax-rate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tax rates
+         * @description A page of tax rates (page, limit), narrowed by the field filters and q, ordered by sort; with embeds related records. Each caller gets the rows and fields their scope may read.
+         *
+         *     Needs an admin token (Superuser passes).
+         *
+         *     Needs an admin token (Superuser passes).
+         */
+        get: operations["listTaxRates"];
+        put?: never;
+        /**
+         * Create a tax rate
+         * @description Creates a tax rate and answers it as a read would; unknown and read-only fields are refused (400).
+         *
+         *     Needs an admin token holding role 3 (Superuser passes).
+         */
+        post: operations["createTaxRate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/checkout/tax-rate/item": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the first tax rate matching the filters
+         * @description The first of the tax rates the list's filters, q and sort select; 404 when none matches.
+         *
+         *     Needs an admin token (Superuser passes).
+         *
+         *     Needs an admin token (Superuser passes).
+         */
+        get: operations["findTaxRate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/checkout/tax-rate/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tax rate
+         * @description One of the tax rates by id; with embeds related records. 404 when there is none the caller may see.
+         *
+         *     Needs an admin token (Superuser passes).
+         *
+         *     Needs an admin token (Superuser passes).
+         */
+        get: operations["getTaxRate"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tax rate
+         * @description Deletes a tax rate; 409 when other records still refer to it.
+         *
+         *     Needs an admin token holding role 3 (Superuser passes).
+         */
+        delete: operations["deleteTaxRate"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a tax rate
+         * @description Changes the fields sent (at least one) and answers the record; unknown and read-only fields are refused (400).
+         *
+         *     Needs an admin token holding role 3 (Superuser passes).
+         */
+        patch: operations["updateTaxRate"];
+        trace?: never;
+    };
     "/rest/checkout/coupon": {
         parameters: {
             query?: never;
@@ -1110,6 +1402,96 @@ export interface paths {
          *     Needs an admin token holding role 8 (Superuser passes).
          */
         patch: operations["updateGift"];
+        trace?: never;
+    };
+    "/rest/checkout/promotion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List promotions
+         * @description A page of promotions (page, limit), narrowed by the field filters and q, ordered by sort; with embeds related records. Each caller gets the rows and fields their scope may read.
+         *
+         *     Needs an admin token holding role 3 or 8 (Superuser passes).
+         *
+         *     Needs an admin token holding role 3 or 8 (Superuser passes).
+         */
+        get: operations["listPromotions"];
+        put?: never;
+        /**
+         * Create a promotion
+         * @description Creates a promotion and answers it as a read would; unknown and read-only fields are refused (400).
+         *
+         *     Needs an admin token holding role 8 (Superuser passes).
+         */
+        post: operations["createPromotion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/checkout/promotion/item": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the first promotion matching the filters
+         * @description The first of the promotions the list's filters, q and sort select; 404 when none matches.
+         *
+         *     Needs an admin token holding role 3 or 8 (Superuser passes).
+         *
+         *     Needs an admin token holding role 3 or 8 (Superuser passes).
+         */
+        get: operations["findPromotion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/checkout/promotion/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a promotion
+         * @description One of the promotions by id; with embeds related records. 404 when there is none the caller may see.
+         *
+         *     Needs an admin token holding role 3 or 8 (Superuser passes).
+         *
+         *     Needs an admin token holding role 3 or 8 (Superuser passes).
+         */
+        get: operations["getPromotion"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a promotion
+         * @description Deletes a promotion; 409 when other records still refer to it.
+         *
+         *     Needs an admin token holding role 8 (Superuser passes).
+         */
+        delete: operations["deletePromotion"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a promotion
+         * @description Changes the fields sent (at least one) and answers the record; unknown and read-only fields are refused (400).
+         *
+         *     Needs an admin token holding role 8 (Superuser passes).
+         */
+        patch: operations["updatePromotion"];
         trace?: never;
     };
     "/rest/cms/reel": {
@@ -1380,6 +1762,152 @@ export interface paths {
          *     Needs an admin token holding role 9 (Superuser passes).
          */
         patch: operations["updateSlider"];
+        trace?: never;
+    };
+    "/rest/media/asset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the uploaded images, newest first
+         * @description Needs an admin token holding role 9 or 5 or 4 (Superuser passes).
+         *
+         *     Needs an admin token holding role 9 or 5 or 4 (Superuser passes).
+         */
+        get: operations["listMediaAssets"];
+        put?: never;
+        /**
+         * Upload an image
+         * @description multipart/form-data with the image as `file` and an optional `alt`. The type is read from the bytes; metadata (EXIF, GPS) is not kept.
+         *
+         *     Needs an admin token holding role 9 or 5 or 4 (Superuser passes).
+         */
+        post: operations["uploadMediaAsset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/media/asset/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an uploaded image with what shows it
+         * @description Needs an admin token holding role 9 or 5 or 4 (Superuser passes).
+         *
+         *     Needs an admin token holding role 9 or 5 or 4 (Superuser passes).
+         */
+        get: operations["getMediaAsset"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an image no product, variant, slide or reel shows
+         * @description Needs an admin token holding role 9 or 5 or 4 (Superuser passes).
+         */
+        delete: operations["deleteMediaAsset"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an image's alt text
+         * @description Needs an admin token holding role 9 or 5 or 4 (Superuser passes).
+         */
+        patch: operations["updateMediaAsset"];
+        trace?: never;
+    };
+    "/media/{id}/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an image file, or a copy of it resized and converted
+         * @description Without w and format, the stored original. A copy is made the first time it is asked for and kept; every answer may be cached for a year.
+         */
+        get: operations["getMediaFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/product/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import products from a CSV file
+         * @description multipart/form-data with the CSV as `file`, in WooCommerce's product columns. Answers at once with the job's id; the job upserts by SKU, one product per transaction, and reports problems by row and column. With `dryRun=true` nothing is written.
+         *
+         *     Needs an admin token holding role 5 (Superuser passes).
+         */
+        post: operations["importProducts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/product/import/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an import's progress and report
+         * @description Needs an admin token holding role 5 (Superuser passes).
+         *
+         *     Needs an admin token holding role 5 (Superuser passes).
+         */
+        get: operations["getProductImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rest/product/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export products as CSV (streamed)
+         * @description WooCommerce's product columns, with `Name:<locale>` and `Description:<locale>` for the shop's other locales; the product list's filters and search choose the products. Importing an export changes nothing.
+         *
+         *     Needs an admin token holding role 5 (Superuser passes).
+         *
+         *     Needs an admin token holding role 5 (Superuser passes).
+         */
+        get: operations["exportProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/rest/customer/customer": {
@@ -2341,6 +2869,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rest/report/promotions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cart promotions in the period: orders, the discount each gave, their totals
+         * @description Needs an admin token holding role 3 or 7 or 8 (Superuser passes).
+         *
+         *     Needs an admin token holding role 3 or 7 or 8 (Superuser passes).
+         */
+        get: operations["getPromotionsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rest/report/loyalty": {
         parameters: {
             query?: never;
@@ -2417,7 +2967,7 @@ export interface components {
             success: false;
             error: {
                 /** @description Stable machine-readable code */
-                code: "VALIDATION_FAILED" | "TOKEN_INVALID" | "PAYMENT_EVENT_INVALID" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "OUT_OF_STOCK" | "TOTAL_CHANGED" | "ILLEGAL_TRANSITION" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "LIMIT_REACHED" | "PRODUCT_UNAVAILABLE" | "VARIANT_REQUIRED" | "TRANSPORT_INVALID" | "COUPON_INVALID" | "GIFT_INVALID" | "CART_EMPTY" | "IDEMPOTENCY_KEY_REUSED" | "PAYWAY_INVALID" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "PAYMENT_PROVIDER_FAILED" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "TOKEN_INVALID" | "PAYMENT_EVENT_INVALID" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "OUT_OF_STOCK" | "ZONE_CONFLICT" | "TOTAL_CHANGED" | "ILLEGAL_TRANSITION" | "ASSET_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "LIMIT_REACHED" | "PRODUCT_UNAVAILABLE" | "VARIANT_REQUIRED" | "TRANSPORT_INVALID" | "SHIPPING_UNAVAILABLE" | "COUPON_INVALID" | "GIFT_INVALID" | "PROMOTION_USED_UP" | "CART_EMPTY" | "IDEMPOTENCY_KEY_REUSED" | "PAYWAY_INVALID" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "UNKNOWN_ASSET" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "PAYMENT_PROVIDER_FAILED" | "SERVICE_UNAVAILABLE";
                 message: string;
                 details?: {
                     field: string;
@@ -2437,6 +2987,26 @@ export interface components {
             total_pages: number;
             has_next: boolean;
             has_prev: boolean;
+        };
+        MediaAsset: {
+            id: number;
+            /** @description /media/{id}/{file name}; add ?w= and ?format= for a resized copy */
+            url: string;
+            mimeType: string;
+            width: number;
+            height: number;
+            /** @description Size of the stored original (metadata stripped) */
+            bytes: number;
+            alt: string;
+            /** @description The resized copies for an <img srcset> */
+            srcset: string;
+            /** @description The products, variants, slides and reels that show it */
+            usedBy: {
+                owner: string;
+                id: number;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
         };
         Cart: {
             /** @description A guest cart's token, also sent in the X-Cart-Token header */
@@ -2507,7 +3077,16 @@ export interface components {
                 overweightCost: number;
                 /** @description Cash-on-delivery fee (gross, decimal) */
                 deliveryCost: number;
-                /** @description Coupon amount deducted from the goods before shipping (gross, decimal) */
+                /** @description Cart promotions deducted from the goods, before the coupon and shipping (gross, decimal) */
+                promotionDiscount: number;
+                /** @description The cart promotions applied, in the order they applied */
+                promotions: {
+                    id: number;
+                    name: string;
+                    /** @description What this promotion took off (gross, decimal) */
+                    amount: number;
+                }[];
+                /** @description Coupon amount deducted from the goods (after the cart promotions) before shipping (gross, decimal) */
                 couponDiscount: number;
                 /** @description Charged on top (gross, decimal) */
                 giftPackagingCost: number;
@@ -2529,8 +3108,10 @@ export interface components {
                     canRedeem: boolean;
                     wouldExceed: boolean;
                 };
-                /** @description The amount charged: payableBeforePoints − pointsCash (gross, decimal) */
+                /** @description The amount charged: payableBeforePoints − pointsCash − reverseChargeVat (gross, decimal) */
                 total: number;
+                /** @description Present under the B2B reverse charge: the VAT not charged, already taken off total (gross, decimal) */
+                reverseChargeVat?: number;
             };
             lines: {
                 /** @description The line id a return names (orderLineId) */
@@ -2569,6 +3150,8 @@ export interface components {
                 net: number;
                 vat: number;
                 gross: number;
+                /** @description The one rate-0 entry of a B2B reverse-charged order */
+                reverseCharge?: boolean;
             }[];
             couponCode: string | null;
             pointsSpent: number;
@@ -2578,6 +3161,14 @@ export interface components {
             } | null;
             payWay: ("delivery" | "card" | "bank_transfer") | null;
             giftPackaging: boolean;
+            /** @description The business buyer's VAT id, when given */
+            vatId: string | null;
+            /** @description The zone and rate that priced the shipping; null for a transport's own price */
+            shippingZone: {
+                zoneId: number;
+                zoneName: string;
+                rateId: number;
+            } | null;
             payment?: components["schemas"]["CardPayment"];
             /** @description Every status move, oldest first */
             statusHistory: {
@@ -2672,23 +3263,30 @@ export interface components {
         Product: {
             id: number;
             sku: string;
-            /** @description Derived from the name when absent; unique */
+            /** @description Derived from the name when absent; unique (within each locale) */
             slug: string;
             name: string;
             description: string;
-            /** @description Gross price */
+            /** @description Gross price; shoppers see it lowered by a running catalog promotion (filters and sorting use the regular price) */
             price: number;
-            /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+            /** @description The price a running catalog promotion gives shoppers now; null without one Visible to: backend and up. */
+            salePrice?: number | null;
+            /** @description Lowest price of the 30 days before the current price (or the running sale) took effect; null when price tracking is off */
             referencePrice: number | null;
             /** @description Percent; default setting default_vat_rate */
             vatRate: number;
+            /**
+             * @description Which of the destination country's rates applies when the setting tax_mode is destination
+             * @enum {string}
+             */
+            taxClass: "standard" | "reduced" | "super_reduced" | "zero";
             /** @description Lowest price over the active variants */
             priceMin: number | null;
             /** @description Highest price over the active variants */
             priceMax: number | null;
             /** @description The shop's currency (setting currency); read-only */
             currency: string;
-            /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+            /** @description Options the variants choose from; in another locale the same options in the same order, named in it (a variant keeps the default names) */
             options: {
                 name: string;
                 values: string[];
@@ -2698,6 +3296,15 @@ export interface components {
             /** @description Any active variant is in stock */
             inStock: boolean;
             images: string[];
+            media: {
+                id: number;
+                url: string;
+                alt: string;
+                width: number;
+                height: number;
+                /** @description The resized copies, for <img srcset> */
+                srcset: string;
+            }[];
             /** @description As a filter: this category and every category below it */
             categoryId: number | null;
             brand: string | null;
@@ -2723,6 +3330,19 @@ export interface components {
              * @description Visible to: backend and up.
              */
             updatedAt?: string;
+            /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+            translations?: {
+                [key: string]: {
+                    slug?: string;
+                    name?: string;
+                    description?: string;
+                    /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                    options?: {
+                        name: string;
+                        values: string[];
+                    }[];
+                };
+            };
             /**
              * product/category
              * @description Embedded with with=category
@@ -2751,6 +3371,14 @@ export interface components {
                  * @description Visible to: backend and up.
                  */
                 updatedAt?: string;
+                /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                translations?: {
+                    [key: string]: {
+                        name?: string;
+                        slug?: string;
+                        description?: string;
+                    };
+                };
                 /**
                  * product/category
                  * @description Embedded with with=parent
@@ -2779,6 +3407,14 @@ export interface components {
                      * @description Visible to: backend and up.
                      */
                     updatedAt?: string;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            name?: string;
+                            slug?: string;
+                            description?: string;
+                        };
+                    };
                     /**
                      * product/category
                      * @description Embedded with with=parent
@@ -2807,6 +3443,14 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                name?: string;
+                                slug?: string;
+                                description?: string;
+                            };
+                        };
                     } | null;
                     /** @description Embedded with with=children */
                     children?: {
@@ -2833,6 +3477,14 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                name?: string;
+                                slug?: string;
+                                description?: string;
+                            };
+                        };
                     }[];
                 } | null;
                 /** @description Embedded with with=children */
@@ -2860,6 +3512,14 @@ export interface components {
                      * @description Visible to: backend and up.
                      */
                     updatedAt?: string;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            name?: string;
+                            slug?: string;
+                            description?: string;
+                        };
+                    };
                     /**
                      * product/category
                      * @description Embedded with with=parent
@@ -2888,6 +3548,14 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                name?: string;
+                                slug?: string;
+                                description?: string;
+                            };
+                        };
                     } | null;
                     /** @description Embedded with with=children */
                     children?: {
@@ -2914,6 +3582,14 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                name?: string;
+                                slug?: string;
+                                description?: string;
+                            };
+                        };
                     }[];
                 }[];
             } | null;
@@ -2926,7 +3602,7 @@ export interface components {
                 options: {
                     [key: string]: string;
                 };
-                /** @description Gross price; null means the product's price */
+                /** @description Gross price; null means the product's price; shoppers see it lowered by a running catalog promotion */
                 price: number | null;
                 /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
                 referencePrice: number | null;
@@ -2938,6 +3614,15 @@ export interface components {
                 /** @description null means the product's weight */
                 weightKg: number | null;
                 images: string[];
+                media: {
+                    id: number;
+                    url: string;
+                    alt: string;
+                    width: number;
+                    height: number;
+                    /** @description The resized copies, for <img srcset> */
+                    srcset: string;
+                }[];
                 position: number;
                 active: boolean;
                 /**
@@ -2957,23 +3642,30 @@ export interface components {
                 product?: {
                     id: number;
                     sku: string;
-                    /** @description Derived from the name when absent; unique */
+                    /** @description Derived from the name when absent; unique (within each locale) */
                     slug: string;
                     name: string;
                     description: string;
-                    /** @description Gross price */
+                    /** @description Gross price; shoppers see it lowered by a running catalog promotion (filters and sorting use the regular price) */
                     price: number;
-                    /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+                    /** @description The price a running catalog promotion gives shoppers now; null without one Visible to: backend and up. */
+                    salePrice?: number | null;
+                    /** @description Lowest price of the 30 days before the current price (or the running sale) took effect; null when price tracking is off */
                     referencePrice: number | null;
                     /** @description Percent; default setting default_vat_rate */
                     vatRate: number;
+                    /**
+                     * @description Which of the destination country's rates applies when the setting tax_mode is destination
+                     * @enum {string}
+                     */
+                    taxClass: "standard" | "reduced" | "super_reduced" | "zero";
                     /** @description Lowest price over the active variants */
                     priceMin: number | null;
                     /** @description Highest price over the active variants */
                     priceMax: number | null;
                     /** @description The shop's currency (setting currency); read-only */
                     currency: string;
-                    /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                    /** @description Options the variants choose from; in another locale the same options in the same order, named in it (a variant keeps the default names) */
                     options: {
                         name: string;
                         values: string[];
@@ -2983,6 +3675,15 @@ export interface components {
                     /** @description Any active variant is in stock */
                     inStock: boolean;
                     images: string[];
+                    media: {
+                        id: number;
+                        url: string;
+                        alt: string;
+                        width: number;
+                        height: number;
+                        /** @description The resized copies, for <img srcset> */
+                        srcset: string;
+                    }[];
                     /** @description As a filter: this category and every category below it */
                     categoryId: number | null;
                     brand: string | null;
@@ -3008,6 +3709,19 @@ export interface components {
                      * @description Visible to: backend and up.
                      */
                     updatedAt?: string;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            slug?: string;
+                            name?: string;
+                            description?: string;
+                            /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                            options?: {
+                                name: string;
+                                values: string[];
+                            }[];
+                        };
+                    };
                     /**
                      * product/category
                      * @description Embedded with with=category
@@ -3036,6 +3750,14 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                name?: string;
+                                slug?: string;
+                                description?: string;
+                            };
+                        };
                     } | null;
                     /** @description Embedded with with=variants */
                     variants?: {
@@ -3046,7 +3768,7 @@ export interface components {
                         options: {
                             [key: string]: string;
                         };
-                        /** @description Gross price; null means the product's price */
+                        /** @description Gross price; null means the product's price; shoppers see it lowered by a running catalog promotion */
                         price: number | null;
                         /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
                         referencePrice: number | null;
@@ -3058,6 +3780,15 @@ export interface components {
                         /** @description null means the product's weight */
                         weightKg: number | null;
                         images: string[];
+                        media: {
+                            id: number;
+                            url: string;
+                            alt: string;
+                            width: number;
+                            height: number;
+                            /** @description The resized copies, for <img srcset> */
+                            srcset: string;
+                        }[];
                         position: number;
                         active: boolean;
                         /**
@@ -3083,7 +3814,7 @@ export interface components {
             options: {
                 [key: string]: string;
             };
-            /** @description Gross price; null means the product's price */
+            /** @description Gross price; null means the product's price; shoppers see it lowered by a running catalog promotion */
             price: number | null;
             /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
             referencePrice: number | null;
@@ -3095,6 +3826,15 @@ export interface components {
             /** @description null means the product's weight */
             weightKg: number | null;
             images: string[];
+            media: {
+                id: number;
+                url: string;
+                alt: string;
+                width: number;
+                height: number;
+                /** @description The resized copies, for <img srcset> */
+                srcset: string;
+            }[];
             position: number;
             active: boolean;
             /**
@@ -3114,23 +3854,30 @@ export interface components {
             product?: {
                 id: number;
                 sku: string;
-                /** @description Derived from the name when absent; unique */
+                /** @description Derived from the name when absent; unique (within each locale) */
                 slug: string;
                 name: string;
                 description: string;
-                /** @description Gross price */
+                /** @description Gross price; shoppers see it lowered by a running catalog promotion (filters and sorting use the regular price) */
                 price: number;
-                /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+                /** @description The price a running catalog promotion gives shoppers now; null without one Visible to: backend and up. */
+                salePrice?: number | null;
+                /** @description Lowest price of the 30 days before the current price (or the running sale) took effect; null when price tracking is off */
                 referencePrice: number | null;
                 /** @description Percent; default setting default_vat_rate */
                 vatRate: number;
+                /**
+                 * @description Which of the destination country's rates applies when the setting tax_mode is destination
+                 * @enum {string}
+                 */
+                taxClass: "standard" | "reduced" | "super_reduced" | "zero";
                 /** @description Lowest price over the active variants */
                 priceMin: number | null;
                 /** @description Highest price over the active variants */
                 priceMax: number | null;
                 /** @description The shop's currency (setting currency); read-only */
                 currency: string;
-                /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                /** @description Options the variants choose from; in another locale the same options in the same order, named in it (a variant keeps the default names) */
                 options: {
                     name: string;
                     values: string[];
@@ -3140,6 +3887,15 @@ export interface components {
                 /** @description Any active variant is in stock */
                 inStock: boolean;
                 images: string[];
+                media: {
+                    id: number;
+                    url: string;
+                    alt: string;
+                    width: number;
+                    height: number;
+                    /** @description The resized copies, for <img srcset> */
+                    srcset: string;
+                }[];
                 /** @description As a filter: this category and every category below it */
                 categoryId: number | null;
                 brand: string | null;
@@ -3165,6 +3921,19 @@ export interface components {
                  * @description Visible to: backend and up.
                  */
                 updatedAt?: string;
+                /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                translations?: {
+                    [key: string]: {
+                        slug?: string;
+                        name?: string;
+                        description?: string;
+                        /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                        options?: {
+                            name: string;
+                            values: string[];
+                        }[];
+                    };
+                };
                 /**
                  * product/category
                  * @description Embedded with with=category
@@ -3193,6 +3962,14 @@ export interface components {
                      * @description Visible to: backend and up.
                      */
                     updatedAt?: string;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            name?: string;
+                            slug?: string;
+                            description?: string;
+                        };
+                    };
                     /**
                      * product/category
                      * @description Embedded with with=parent
@@ -3221,6 +3998,14 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                name?: string;
+                                slug?: string;
+                                description?: string;
+                            };
+                        };
                     } | null;
                     /** @description Embedded with with=children */
                     children?: {
@@ -3247,6 +4032,14 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                name?: string;
+                                slug?: string;
+                                description?: string;
+                            };
+                        };
                     }[];
                 } | null;
                 /** @description Embedded with with=variants */
@@ -3258,7 +4051,7 @@ export interface components {
                     options: {
                         [key: string]: string;
                     };
-                    /** @description Gross price; null means the product's price */
+                    /** @description Gross price; null means the product's price; shoppers see it lowered by a running catalog promotion */
                     price: number | null;
                     /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
                     referencePrice: number | null;
@@ -3270,6 +4063,15 @@ export interface components {
                     /** @description null means the product's weight */
                     weightKg: number | null;
                     images: string[];
+                    media: {
+                        id: number;
+                        url: string;
+                        alt: string;
+                        width: number;
+                        height: number;
+                        /** @description The resized copies, for <img srcset> */
+                        srcset: string;
+                    }[];
                     position: number;
                     active: boolean;
                     /**
@@ -3289,23 +4091,30 @@ export interface components {
                     product?: {
                         id: number;
                         sku: string;
-                        /** @description Derived from the name when absent; unique */
+                        /** @description Derived from the name when absent; unique (within each locale) */
                         slug: string;
                         name: string;
                         description: string;
-                        /** @description Gross price */
+                        /** @description Gross price; shoppers see it lowered by a running catalog promotion (filters and sorting use the regular price) */
                         price: number;
-                        /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+                        /** @description The price a running catalog promotion gives shoppers now; null without one Visible to: backend and up. */
+                        salePrice?: number | null;
+                        /** @description Lowest price of the 30 days before the current price (or the running sale) took effect; null when price tracking is off */
                         referencePrice: number | null;
                         /** @description Percent; default setting default_vat_rate */
                         vatRate: number;
+                        /**
+                         * @description Which of the destination country's rates applies when the setting tax_mode is destination
+                         * @enum {string}
+                         */
+                        taxClass: "standard" | "reduced" | "super_reduced" | "zero";
                         /** @description Lowest price over the active variants */
                         priceMin: number | null;
                         /** @description Highest price over the active variants */
                         priceMax: number | null;
                         /** @description The shop's currency (setting currency); read-only */
                         currency: string;
-                        /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                        /** @description Options the variants choose from; in another locale the same options in the same order, named in it (a variant keeps the default names) */
                         options: {
                             name: string;
                             values: string[];
@@ -3315,6 +4124,15 @@ export interface components {
                         /** @description Any active variant is in stock */
                         inStock: boolean;
                         images: string[];
+                        media: {
+                            id: number;
+                            url: string;
+                            alt: string;
+                            width: number;
+                            height: number;
+                            /** @description The resized copies, for <img srcset> */
+                            srcset: string;
+                        }[];
                         /** @description As a filter: this category and every category below it */
                         categoryId: number | null;
                         brand: string | null;
@@ -3340,6 +4158,19 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                slug?: string;
+                                name?: string;
+                                description?: string;
+                                /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                                options?: {
+                                    name: string;
+                                    values: string[];
+                                }[];
+                            };
+                        };
                     } | null;
                 }[];
             } | null;
@@ -3369,6 +4200,14 @@ export interface components {
              * @description Visible to: backend and up.
              */
             updatedAt?: string;
+            /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+            translations?: {
+                [key: string]: {
+                    name?: string;
+                    slug?: string;
+                    description?: string;
+                };
+            };
             /**
              * product/category
              * @description Embedded with with=parent
@@ -3397,6 +4236,14 @@ export interface components {
                  * @description Visible to: backend and up.
                  */
                 updatedAt?: string;
+                /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                translations?: {
+                    [key: string]: {
+                        name?: string;
+                        slug?: string;
+                        description?: string;
+                    };
+                };
                 /**
                  * product/category
                  * @description Embedded with with=parent
@@ -3425,6 +4272,14 @@ export interface components {
                      * @description Visible to: backend and up.
                      */
                     updatedAt?: string;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            name?: string;
+                            slug?: string;
+                            description?: string;
+                        };
+                    };
                     /**
                      * product/category
                      * @description Embedded with with=parent
@@ -3453,6 +4308,14 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                name?: string;
+                                slug?: string;
+                                description?: string;
+                            };
+                        };
                     } | null;
                     /** @description Embedded with with=children */
                     children?: {
@@ -3479,6 +4342,14 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                name?: string;
+                                slug?: string;
+                                description?: string;
+                            };
+                        };
                     }[];
                 } | null;
                 /** @description Embedded with with=children */
@@ -3506,6 +4377,14 @@ export interface components {
                      * @description Visible to: backend and up.
                      */
                     updatedAt?: string;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            name?: string;
+                            slug?: string;
+                            description?: string;
+                        };
+                    };
                     /**
                      * product/category
                      * @description Embedded with with=parent
@@ -3534,6 +4413,14 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                name?: string;
+                                slug?: string;
+                                description?: string;
+                            };
+                        };
                     } | null;
                     /** @description Embedded with with=children */
                     children?: {
@@ -3560,6 +4447,14 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                name?: string;
+                                slug?: string;
+                                description?: string;
+                            };
+                        };
                     }[];
                 }[];
             } | null;
@@ -3588,6 +4483,14 @@ export interface components {
                  * @description Visible to: backend and up.
                  */
                 updatedAt?: string;
+                /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                translations?: {
+                    [key: string]: {
+                        name?: string;
+                        slug?: string;
+                        description?: string;
+                    };
+                };
                 /**
                  * product/category
                  * @description Embedded with with=parent
@@ -3616,6 +4519,14 @@ export interface components {
                      * @description Visible to: backend and up.
                      */
                     updatedAt?: string;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            name?: string;
+                            slug?: string;
+                            description?: string;
+                        };
+                    };
                     /**
                      * product/category
                      * @description Embedded with with=parent
@@ -3644,6 +4555,14 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                name?: string;
+                                slug?: string;
+                                description?: string;
+                            };
+                        };
                     } | null;
                     /** @description Embedded with with=children */
                     children?: {
@@ -3670,6 +4589,14 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                name?: string;
+                                slug?: string;
+                                description?: string;
+                            };
+                        };
                     }[];
                 } | null;
                 /** @description Embedded with with=children */
@@ -3697,6 +4624,14 @@ export interface components {
                      * @description Visible to: backend and up.
                      */
                     updatedAt?: string;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            name?: string;
+                            slug?: string;
+                            description?: string;
+                        };
+                    };
                     /**
                      * product/category
                      * @description Embedded with with=parent
@@ -3725,6 +4660,14 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                name?: string;
+                                slug?: string;
+                                description?: string;
+                            };
+                        };
                     } | null;
                     /** @description Embedded with with=children */
                     children?: {
@@ -3751,6 +4694,14 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                name?: string;
+                                slug?: string;
+                                description?: string;
+                            };
+                        };
                     }[];
                 }[];
             }[];
@@ -3766,8 +4717,24 @@ export interface components {
             overweightPricePerKg: number;
             /** @description Cash-on-delivery fee */
             codFee: number;
+            /**
+             * @description VAT class of shipping under destination VAT; null: the rate of the cart's main goods
+             * @enum {string|null}
+             */
+            taxClass: "standard" | "reduced" | "super_reduced" | "zero" | null;
             position: number;
             active: boolean;
+            /** @description The rate's weight bands, in a list for one address (countryAlpha2) */
+            weightBands: {
+                upToKg: number;
+                price: number;
+            }[];
+            /** @description The zone whose rate prices it, in a list for one address (countryAlpha2) */
+            shippingZone: {
+                zoneId: number;
+                zoneName: string;
+                rateId: number;
+            } | null;
             /**
              * Format: date-time
              * @description Visible to: backend and up.
@@ -3778,6 +4745,87 @@ export interface components {
              * @description Visible to: backend and up.
              */
             updatedAt?: string;
+            /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+            translations?: {
+                [key: string]: {
+                    name?: string;
+                    description?: string;
+                };
+            };
+        };
+        /** ShippingZone */
+        ShippingZone: {
+            id: number;
+            name: string;
+            /** @description ISO 3166-1 alpha-2 codes */
+            countries: string[];
+            /** @description County codes (the address's countyAlpha); empty: whole countries */
+            regions: string[];
+            /** @description Postal codes the zone holds (include) and leaves out (exclude) */
+            postalCodes: {
+                include: string[];
+                exclude: string[];
+            };
+            /** @description Among equally specific zones that match, the higher wins */
+            priority: number;
+            /**
+             * Format: date-time
+             * @description Visible to: backend and up.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Visible to: backend and up.
+             */
+            updatedAt: string;
+        };
+        /** ShippingRate */
+        ShippingRate: {
+            id: number;
+            transportId: number;
+            zoneId: number;
+            /** @description The price without weight bands */
+            price: number;
+            freeShippingThreshold: number | null;
+            /** @description Ascending: the first band that holds the parcel gives its price */
+            weightBands: {
+                upToKg: number;
+                price: number;
+            }[];
+            /** @description Per started kg above the last band */
+            overweightPricePerKg: number;
+            /** @description Cash-on-delivery fee */
+            codFee: number;
+            active: boolean;
+            /**
+             * Format: date-time
+             * @description Visible to: backend and up.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Visible to: backend and up.
+             */
+            updatedAt: string;
+        };
+        /** TaxRate */
+        TaxRate: {
+            id: number;
+            countryAlpha2: string;
+            /** @enum {string} */
+            taxClass: "standard" | "reduced" | "super_reduced" | "zero";
+            /** @description Percent */
+            rate: number;
+            /**
+             * Format: date-time
+             * @description Visible to: backend and up.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Visible to: backend and up.
+             */
+            updatedAt: string;
         };
         /** Coupon */
         Coupon: {
@@ -3828,27 +4876,40 @@ export interface components {
              * @description Visible to: backend and up.
              */
             updatedAt?: string;
+            /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+            translations?: {
+                [key: string]: {
+                    name?: string;
+                };
+            };
             /** @description Embedded with with=products */
             products?: {
                 id: number;
                 sku: string;
-                /** @description Derived from the name when absent; unique */
+                /** @description Derived from the name when absent; unique (within each locale) */
                 slug: string;
                 name: string;
                 description: string;
-                /** @description Gross price */
+                /** @description Gross price; shoppers see it lowered by a running catalog promotion (filters and sorting use the regular price) */
                 price: number;
-                /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+                /** @description The price a running catalog promotion gives shoppers now; null without one Visible to: backend and up. */
+                salePrice?: number | null;
+                /** @description Lowest price of the 30 days before the current price (or the running sale) took effect; null when price tracking is off */
                 referencePrice: number | null;
                 /** @description Percent; default setting default_vat_rate */
                 vatRate: number;
+                /**
+                 * @description Which of the destination country's rates applies when the setting tax_mode is destination
+                 * @enum {string}
+                 */
+                taxClass: "standard" | "reduced" | "super_reduced" | "zero";
                 /** @description Lowest price over the active variants */
                 priceMin: number | null;
                 /** @description Highest price over the active variants */
                 priceMax: number | null;
                 /** @description The shop's currency (setting currency); read-only */
                 currency: string;
-                /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                /** @description Options the variants choose from; in another locale the same options in the same order, named in it (a variant keeps the default names) */
                 options: {
                     name: string;
                     values: string[];
@@ -3858,6 +4919,15 @@ export interface components {
                 /** @description Any active variant is in stock */
                 inStock: boolean;
                 images: string[];
+                media: {
+                    id: number;
+                    url: string;
+                    alt: string;
+                    width: number;
+                    height: number;
+                    /** @description The resized copies, for <img srcset> */
+                    srcset: string;
+                }[];
                 /** @description As a filter: this category and every category below it */
                 categoryId: number | null;
                 brand: string | null;
@@ -3883,6 +4953,19 @@ export interface components {
                  * @description Visible to: backend and up.
                  */
                 updatedAt?: string;
+                /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                translations?: {
+                    [key: string]: {
+                        slug?: string;
+                        name?: string;
+                        description?: string;
+                        /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                        options?: {
+                            name: string;
+                            values: string[];
+                        }[];
+                    };
+                };
                 /**
                  * product/category
                  * @description Embedded with with=category
@@ -3911,6 +4994,14 @@ export interface components {
                      * @description Visible to: backend and up.
                      */
                     updatedAt?: string;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            name?: string;
+                            slug?: string;
+                            description?: string;
+                        };
+                    };
                     /**
                      * product/category
                      * @description Embedded with with=parent
@@ -3939,6 +5030,14 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                name?: string;
+                                slug?: string;
+                                description?: string;
+                            };
+                        };
                     } | null;
                     /** @description Embedded with with=children */
                     children?: {
@@ -3965,6 +5064,14 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                name?: string;
+                                slug?: string;
+                                description?: string;
+                            };
+                        };
                     }[];
                 } | null;
                 /** @description Embedded with with=variants */
@@ -3976,7 +5083,7 @@ export interface components {
                     options: {
                         [key: string]: string;
                     };
-                    /** @description Gross price; null means the product's price */
+                    /** @description Gross price; null means the product's price; shoppers see it lowered by a running catalog promotion */
                     price: number | null;
                     /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
                     referencePrice: number | null;
@@ -3988,6 +5095,15 @@ export interface components {
                     /** @description null means the product's weight */
                     weightKg: number | null;
                     images: string[];
+                    media: {
+                        id: number;
+                        url: string;
+                        alt: string;
+                        width: number;
+                        height: number;
+                        /** @description The resized copies, for <img srcset> */
+                        srcset: string;
+                    }[];
                     position: number;
                     active: boolean;
                     /**
@@ -4007,23 +5123,30 @@ export interface components {
                     product?: {
                         id: number;
                         sku: string;
-                        /** @description Derived from the name when absent; unique */
+                        /** @description Derived from the name when absent; unique (within each locale) */
                         slug: string;
                         name: string;
                         description: string;
-                        /** @description Gross price */
+                        /** @description Gross price; shoppers see it lowered by a running catalog promotion (filters and sorting use the regular price) */
                         price: number;
-                        /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+                        /** @description The price a running catalog promotion gives shoppers now; null without one Visible to: backend and up. */
+                        salePrice?: number | null;
+                        /** @description Lowest price of the 30 days before the current price (or the running sale) took effect; null when price tracking is off */
                         referencePrice: number | null;
                         /** @description Percent; default setting default_vat_rate */
                         vatRate: number;
+                        /**
+                         * @description Which of the destination country's rates applies when the setting tax_mode is destination
+                         * @enum {string}
+                         */
+                        taxClass: "standard" | "reduced" | "super_reduced" | "zero";
                         /** @description Lowest price over the active variants */
                         priceMin: number | null;
                         /** @description Highest price over the active variants */
                         priceMax: number | null;
                         /** @description The shop's currency (setting currency); read-only */
                         currency: string;
-                        /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                        /** @description Options the variants choose from; in another locale the same options in the same order, named in it (a variant keeps the default names) */
                         options: {
                             name: string;
                             values: string[];
@@ -4033,6 +5156,15 @@ export interface components {
                         /** @description Any active variant is in stock */
                         inStock: boolean;
                         images: string[];
+                        media: {
+                            id: number;
+                            url: string;
+                            alt: string;
+                            width: number;
+                            height: number;
+                            /** @description The resized copies, for <img srcset> */
+                            srcset: string;
+                        }[];
                         /** @description As a filter: this category and every category below it */
                         categoryId: number | null;
                         brand: string | null;
@@ -4058,9 +5190,95 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                slug?: string;
+                                name?: string;
+                                description?: string;
+                                /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                                options?: {
+                                    name: string;
+                                    values: string[];
+                                }[];
+                            };
+                        };
                     } | null;
                 }[];
             }[];
+        };
+        /** Promotion */
+        Promotion: {
+            id: number;
+            name: string;
+            /**
+             * @description catalog: lowers the prices shown and charged; cart: applies in the quote
+             * @enum {string}
+             */
+            kind: "catalog" | "cart";
+            /** @description Every list given must match (a product in one of its entries); none given: every product */
+            conditions: {
+                /** @description Products of these categories or of one below them */
+                categoryIds?: number[];
+                /** @description These products */
+                productIds?: number[];
+                brands?: string[];
+                /** @description Cart promotions: the qualifying lines reach at least this */
+                minSubtotal?: number;
+                /** @description Cart promotions: at least this many qualifying units */
+                minQty?: number;
+                /** @description Cart promotions: signed-in customers only */
+                customersOnly?: boolean;
+            };
+            /** @description {type: "percent"|"fixed", value}, {type: "buy_x_get_y", buyQty, getQty, percent} or {type: "tiered", tiers: [{minSubtotal, percent}]} */
+            action: {
+                type: "percent" | "fixed" | "buy_x_get_y" | "tiered";
+                /** @description percent: the percent off; fixed: the amount off (per unit for catalog promotions) */
+                value?: number;
+                buyQty?: number;
+                getQty?: number;
+                /** @description buy_x_get_y: the percent off the cheapest getQty units */
+                percent?: number;
+                tiers?: {
+                    /** @description From this subtotal */
+                    minSubtotal: number;
+                    /** @description Percent, 0-100 */
+                    percent: number;
+                }[];
+            };
+            /** Format: date-time */
+            startsAt: string | null;
+            /** Format: date-time */
+            endsAt: string | null;
+            /** @description Higher applies first */
+            priority: number;
+            /** @description No promotion of lower priority applies after it */
+            exclusive: boolean;
+            /** @description false: when it applies, the cart's coupon is left out */
+            combinesWithCoupons: boolean;
+            usageLimit: number | null;
+            /** @description Orders that used it (cancelled ones give their use back); read-only */
+            usedCount: number;
+            /** @description Money taken off the orders that used it (cart promotions); read-only */
+            discountGiven: number;
+            /** @description false: paused */
+            active: boolean;
+            /**
+             * Format: date-time
+             * @description Visible to: backend and up.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Visible to: backend and up.
+             */
+            updatedAt: string;
+            /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+            translations: {
+                [key: string]: {
+                    name?: string;
+                };
+            };
         };
         /** Reel */
         Reel: {
@@ -4068,6 +5286,15 @@ export interface components {
             title: string;
             videoUrl: string;
             posterUrl: string | null;
+            media: {
+                id: number;
+                url: string;
+                alt: string;
+                width: number;
+                height: number;
+                /** @description The resized copies, for <img srcset> */
+                srcset: string;
+            }[];
             productIds: number[];
             position: number;
             active: boolean;
@@ -4081,27 +5308,40 @@ export interface components {
              * @description Visible to: backend and up.
              */
             updatedAt?: string;
+            /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+            translations?: {
+                [key: string]: {
+                    title?: string;
+                };
+            };
             /** @description Embedded with with=products */
             products?: {
                 id: number;
                 sku: string;
-                /** @description Derived from the name when absent; unique */
+                /** @description Derived from the name when absent; unique (within each locale) */
                 slug: string;
                 name: string;
                 description: string;
-                /** @description Gross price */
+                /** @description Gross price; shoppers see it lowered by a running catalog promotion (filters and sorting use the regular price) */
                 price: number;
-                /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+                /** @description The price a running catalog promotion gives shoppers now; null without one Visible to: backend and up. */
+                salePrice?: number | null;
+                /** @description Lowest price of the 30 days before the current price (or the running sale) took effect; null when price tracking is off */
                 referencePrice: number | null;
                 /** @description Percent; default setting default_vat_rate */
                 vatRate: number;
+                /**
+                 * @description Which of the destination country's rates applies when the setting tax_mode is destination
+                 * @enum {string}
+                 */
+                taxClass: "standard" | "reduced" | "super_reduced" | "zero";
                 /** @description Lowest price over the active variants */
                 priceMin: number | null;
                 /** @description Highest price over the active variants */
                 priceMax: number | null;
                 /** @description The shop's currency (setting currency); read-only */
                 currency: string;
-                /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                /** @description Options the variants choose from; in another locale the same options in the same order, named in it (a variant keeps the default names) */
                 options: {
                     name: string;
                     values: string[];
@@ -4111,6 +5351,15 @@ export interface components {
                 /** @description Any active variant is in stock */
                 inStock: boolean;
                 images: string[];
+                media: {
+                    id: number;
+                    url: string;
+                    alt: string;
+                    width: number;
+                    height: number;
+                    /** @description The resized copies, for <img srcset> */
+                    srcset: string;
+                }[];
                 /** @description As a filter: this category and every category below it */
                 categoryId: number | null;
                 brand: string | null;
@@ -4136,6 +5385,19 @@ export interface components {
                  * @description Visible to: backend and up.
                  */
                 updatedAt?: string;
+                /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                translations?: {
+                    [key: string]: {
+                        slug?: string;
+                        name?: string;
+                        description?: string;
+                        /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                        options?: {
+                            name: string;
+                            values: string[];
+                        }[];
+                    };
+                };
                 /**
                  * product/category
                  * @description Embedded with with=category
@@ -4164,6 +5426,14 @@ export interface components {
                      * @description Visible to: backend and up.
                      */
                     updatedAt?: string;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            name?: string;
+                            slug?: string;
+                            description?: string;
+                        };
+                    };
                     /**
                      * product/category
                      * @description Embedded with with=parent
@@ -4192,6 +5462,14 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                name?: string;
+                                slug?: string;
+                                description?: string;
+                            };
+                        };
                     } | null;
                     /** @description Embedded with with=children */
                     children?: {
@@ -4218,6 +5496,14 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                name?: string;
+                                slug?: string;
+                                description?: string;
+                            };
+                        };
                     }[];
                 } | null;
                 /** @description Embedded with with=variants */
@@ -4229,7 +5515,7 @@ export interface components {
                     options: {
                         [key: string]: string;
                     };
-                    /** @description Gross price; null means the product's price */
+                    /** @description Gross price; null means the product's price; shoppers see it lowered by a running catalog promotion */
                     price: number | null;
                     /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
                     referencePrice: number | null;
@@ -4241,6 +5527,15 @@ export interface components {
                     /** @description null means the product's weight */
                     weightKg: number | null;
                     images: string[];
+                    media: {
+                        id: number;
+                        url: string;
+                        alt: string;
+                        width: number;
+                        height: number;
+                        /** @description The resized copies, for <img srcset> */
+                        srcset: string;
+                    }[];
                     position: number;
                     active: boolean;
                     /**
@@ -4260,23 +5555,30 @@ export interface components {
                     product?: {
                         id: number;
                         sku: string;
-                        /** @description Derived from the name when absent; unique */
+                        /** @description Derived from the name when absent; unique (within each locale) */
                         slug: string;
                         name: string;
                         description: string;
-                        /** @description Gross price */
+                        /** @description Gross price; shoppers see it lowered by a running catalog promotion (filters and sorting use the regular price) */
                         price: number;
-                        /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+                        /** @description The price a running catalog promotion gives shoppers now; null without one Visible to: backend and up. */
+                        salePrice?: number | null;
+                        /** @description Lowest price of the 30 days before the current price (or the running sale) took effect; null when price tracking is off */
                         referencePrice: number | null;
                         /** @description Percent; default setting default_vat_rate */
                         vatRate: number;
+                        /**
+                         * @description Which of the destination country's rates applies when the setting tax_mode is destination
+                         * @enum {string}
+                         */
+                        taxClass: "standard" | "reduced" | "super_reduced" | "zero";
                         /** @description Lowest price over the active variants */
                         priceMin: number | null;
                         /** @description Highest price over the active variants */
                         priceMax: number | null;
                         /** @description The shop's currency (setting currency); read-only */
                         currency: string;
-                        /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                        /** @description Options the variants choose from; in another locale the same options in the same order, named in it (a variant keeps the default names) */
                         options: {
                             name: string;
                             values: string[];
@@ -4286,6 +5588,15 @@ export interface components {
                         /** @description Any active variant is in stock */
                         inStock: boolean;
                         images: string[];
+                        media: {
+                            id: number;
+                            url: string;
+                            alt: string;
+                            width: number;
+                            height: number;
+                            /** @description The resized copies, for <img srcset> */
+                            srcset: string;
+                        }[];
                         /** @description As a filter: this category and every category below it */
                         categoryId: number | null;
                         brand: string | null;
@@ -4311,6 +5622,19 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                slug?: string;
+                                name?: string;
+                                description?: string;
+                                /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                                options?: {
+                                    name: string;
+                                    values: string[];
+                                }[];
+                            };
+                        };
                     } | null;
                 }[];
             }[];
@@ -4337,7 +5661,17 @@ export interface components {
                 groupId: number;
                 title: string;
                 subtitle: string | null;
+                /** @description Required unless media is given: then the first image’s URL by default */
                 imageUrl: string;
+                media: {
+                    id: number;
+                    url: string;
+                    alt: string;
+                    width: number;
+                    height: number;
+                    /** @description The resized copies, for <img srcset> */
+                    srcset: string;
+                }[];
                 linkUrl: string | null;
                 position: number;
                 active: boolean;
@@ -4351,6 +5685,13 @@ export interface components {
                  * @description Visible to: backend and up.
                  */
                 updatedAt?: string;
+                /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                translations?: {
+                    [key: string]: {
+                        title?: string;
+                        subtitle?: string;
+                    };
+                };
                 /**
                  * cms/slider-group
                  * @description Embedded with with=group
@@ -4376,7 +5717,17 @@ export interface components {
                         groupId: number;
                         title: string;
                         subtitle: string | null;
+                        /** @description Required unless media is given: then the first image’s URL by default */
                         imageUrl: string;
+                        media: {
+                            id: number;
+                            url: string;
+                            alt: string;
+                            width: number;
+                            height: number;
+                            /** @description The resized copies, for <img srcset> */
+                            srcset: string;
+                        }[];
                         linkUrl: string | null;
                         position: number;
                         active: boolean;
@@ -4390,6 +5741,13 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                title?: string;
+                                subtitle?: string;
+                            };
+                        };
                     }[];
                 } | null;
             }[];
@@ -4400,7 +5758,17 @@ export interface components {
             groupId: number;
             title: string;
             subtitle: string | null;
+            /** @description Required unless media is given: then the first image’s URL by default */
             imageUrl: string;
+            media: {
+                id: number;
+                url: string;
+                alt: string;
+                width: number;
+                height: number;
+                /** @description The resized copies, for <img srcset> */
+                srcset: string;
+            }[];
             linkUrl: string | null;
             position: number;
             active: boolean;
@@ -4414,6 +5782,13 @@ export interface components {
              * @description Visible to: backend and up.
              */
             updatedAt?: string;
+            /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+            translations?: {
+                [key: string]: {
+                    title?: string;
+                    subtitle?: string;
+                };
+            };
             /**
              * cms/slider-group
              * @description Embedded with with=group
@@ -4439,7 +5814,17 @@ export interface components {
                     groupId: number;
                     title: string;
                     subtitle: string | null;
+                    /** @description Required unless media is given: then the first image’s URL by default */
                     imageUrl: string;
+                    media: {
+                        id: number;
+                        url: string;
+                        alt: string;
+                        width: number;
+                        height: number;
+                        /** @description The resized copies, for <img srcset> */
+                        srcset: string;
+                    }[];
                     linkUrl: string | null;
                     position: number;
                     active: boolean;
@@ -4453,6 +5838,13 @@ export interface components {
                      * @description Visible to: backend and up.
                      */
                     updatedAt?: string;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            title?: string;
+                            subtitle?: string;
+                        };
+                    };
                     /**
                      * cms/slider-group
                      * @description Embedded with with=group
@@ -4768,23 +6160,30 @@ export interface components {
             product?: {
                 id: number;
                 sku: string;
-                /** @description Derived from the name when absent; unique */
+                /** @description Derived from the name when absent; unique (within each locale) */
                 slug: string;
                 name: string;
                 description: string;
-                /** @description Gross price */
+                /** @description Gross price; shoppers see it lowered by a running catalog promotion (filters and sorting use the regular price) */
                 price: number;
-                /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+                /** @description The price a running catalog promotion gives shoppers now; null without one Visible to: backend and up. */
+                salePrice?: number | null;
+                /** @description Lowest price of the 30 days before the current price (or the running sale) took effect; null when price tracking is off */
                 referencePrice: number | null;
                 /** @description Percent; default setting default_vat_rate */
                 vatRate: number;
+                /**
+                 * @description Which of the destination country's rates applies when the setting tax_mode is destination
+                 * @enum {string}
+                 */
+                taxClass: "standard" | "reduced" | "super_reduced" | "zero";
                 /** @description Lowest price over the active variants */
                 priceMin: number | null;
                 /** @description Highest price over the active variants */
                 priceMax: number | null;
                 /** @description The shop's currency (setting currency); read-only */
                 currency: string;
-                /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                /** @description Options the variants choose from; in another locale the same options in the same order, named in it (a variant keeps the default names) */
                 options: {
                     name: string;
                     values: string[];
@@ -4794,6 +6193,15 @@ export interface components {
                 /** @description Any active variant is in stock */
                 inStock: boolean;
                 images: string[];
+                media: {
+                    id: number;
+                    url: string;
+                    alt: string;
+                    width: number;
+                    height: number;
+                    /** @description The resized copies, for <img srcset> */
+                    srcset: string;
+                }[];
                 /** @description As a filter: this category and every category below it */
                 categoryId: number | null;
                 brand: string | null;
@@ -4819,6 +6227,19 @@ export interface components {
                  * @description Visible to: backend and up.
                  */
                 updatedAt?: string;
+                /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                translations?: {
+                    [key: string]: {
+                        slug?: string;
+                        name?: string;
+                        description?: string;
+                        /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                        options?: {
+                            name: string;
+                            values: string[];
+                        }[];
+                    };
+                };
                 /**
                  * product/category
                  * @description Embedded with with=category
@@ -4847,6 +6268,14 @@ export interface components {
                      * @description Visible to: backend and up.
                      */
                     updatedAt?: string;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            name?: string;
+                            slug?: string;
+                            description?: string;
+                        };
+                    };
                     /**
                      * product/category
                      * @description Embedded with with=parent
@@ -4875,6 +6304,14 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                name?: string;
+                                slug?: string;
+                                description?: string;
+                            };
+                        };
                     } | null;
                     /** @description Embedded with with=children */
                     children?: {
@@ -4901,6 +6338,14 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                name?: string;
+                                slug?: string;
+                                description?: string;
+                            };
+                        };
                     }[];
                 } | null;
                 /** @description Embedded with with=variants */
@@ -4912,7 +6357,7 @@ export interface components {
                     options: {
                         [key: string]: string;
                     };
-                    /** @description Gross price; null means the product's price */
+                    /** @description Gross price; null means the product's price; shoppers see it lowered by a running catalog promotion */
                     price: number | null;
                     /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
                     referencePrice: number | null;
@@ -4924,6 +6369,15 @@ export interface components {
                     /** @description null means the product's weight */
                     weightKg: number | null;
                     images: string[];
+                    media: {
+                        id: number;
+                        url: string;
+                        alt: string;
+                        width: number;
+                        height: number;
+                        /** @description The resized copies, for <img srcset> */
+                        srcset: string;
+                    }[];
                     position: number;
                     active: boolean;
                     /**
@@ -4943,23 +6397,30 @@ export interface components {
                     product?: {
                         id: number;
                         sku: string;
-                        /** @description Derived from the name when absent; unique */
+                        /** @description Derived from the name when absent; unique (within each locale) */
                         slug: string;
                         name: string;
                         description: string;
-                        /** @description Gross price */
+                        /** @description Gross price; shoppers see it lowered by a running catalog promotion (filters and sorting use the regular price) */
                         price: number;
-                        /** @description Lowest price of the 30 days before the current price took effect; null when price tracking is off */
+                        /** @description The price a running catalog promotion gives shoppers now; null without one Visible to: backend and up. */
+                        salePrice?: number | null;
+                        /** @description Lowest price of the 30 days before the current price (or the running sale) took effect; null when price tracking is off */
                         referencePrice: number | null;
                         /** @description Percent; default setting default_vat_rate */
                         vatRate: number;
+                        /**
+                         * @description Which of the destination country's rates applies when the setting tax_mode is destination
+                         * @enum {string}
+                         */
+                        taxClass: "standard" | "reduced" | "super_reduced" | "zero";
                         /** @description Lowest price over the active variants */
                         priceMin: number | null;
                         /** @description Highest price over the active variants */
                         priceMax: number | null;
                         /** @description The shop's currency (setting currency); read-only */
                         currency: string;
-                        /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                        /** @description Options the variants choose from; in another locale the same options in the same order, named in it (a variant keeps the default names) */
                         options: {
                             name: string;
                             values: string[];
@@ -4969,6 +6430,15 @@ export interface components {
                         /** @description Any active variant is in stock */
                         inStock: boolean;
                         images: string[];
+                        media: {
+                            id: number;
+                            url: string;
+                            alt: string;
+                            width: number;
+                            height: number;
+                            /** @description The resized copies, for <img srcset> */
+                            srcset: string;
+                        }[];
                         /** @description As a filter: this category and every category below it */
                         categoryId: number | null;
                         brand: string | null;
@@ -4994,6 +6464,19 @@ export interface components {
                          * @description Visible to: backend and up.
                          */
                         updatedAt?: string;
+                        /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                        translations?: {
+                            [key: string]: {
+                                slug?: string;
+                                name?: string;
+                                description?: string;
+                                /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                                options?: {
+                                    name: string;
+                                    values: string[];
+                                }[];
+                            };
+                        };
                     } | null;
                 }[];
             } | null;
@@ -5009,7 +6492,16 @@ export interface components {
             overweightCost: number;
             /** @description Cash-on-delivery fee (gross, decimal) */
             deliveryCost: number;
-            /** @description Coupon amount deducted from the goods before shipping (gross, decimal) */
+            /** @description Cart promotions deducted from the goods, before the coupon and shipping (gross, decimal) */
+            promotionDiscount: number;
+            /** @description The cart promotions applied, in the order they applied */
+            promotions: {
+                id: number;
+                name: string;
+                /** @description What this promotion took off (gross, decimal) */
+                amount: number;
+            }[];
+            /** @description Coupon amount deducted from the goods (after the cart promotions) before shipping (gross, decimal) */
             couponDiscount: number;
             /** @description Charged on top (gross, decimal) */
             giftPackagingCost: number;
@@ -5031,9 +6523,11 @@ export interface components {
                 canRedeem: boolean;
                 wouldExceed: boolean;
             };
-            /** @description The amount charged: payableBeforePoints − pointsCash (gross, decimal) */
+            /** @description The amount charged: payableBeforePoints − pointsCash − reverseChargeVat (gross, decimal) */
             total: number;
-            /** @description Present when the cart's coupon was left out: COUPON_UNKNOWN, COUPON_INACTIVE, COUPON_NOT_STARTED, COUPON_EXPIRED, COUPON_USED_UP, COUPON_CUSTOMER_LIMIT or COUPON_MIN_SUBTOTAL */
+            /** @description Present under the B2B reverse charge: the VAT not charged, already taken off total (gross, decimal) */
+            reverseChargeVat?: number;
+            /** @description Present when the cart's coupon was left out: COUPON_UNKNOWN, COUPON_INACTIVE, COUPON_NOT_STARTED, COUPON_EXPIRED, COUPON_USED_UP, COUPON_CUSTOMER_LIMIT, COUPON_MIN_SUBTOTAL or COUPON_NOT_COMBINABLE (an applied promotion does not combine with coupons) */
             couponError?: string;
             /** @description Present when a selected gift was left out, one entry per gift */
             giftErrors?: {
@@ -5042,6 +6536,14 @@ export interface components {
                 /** @description GIFT_UNKNOWN, GIFT_INACTIVE, GIFT_CART_EMPTY, GIFT_MIN_SUBTOTAL, GIFT_PRODUCT_NOT_ELIGIBLE, GIFT_VARIANT_REQUIRED (a product with several variants needs variantId) or GIFT_QTY_EXCEEDED */
                 reason: string;
             }[];
+            /** @description Present when the vatId given did not earn the reverse charge: REVERSE_CHARGE_OFF, VAT_ID_DOMESTIC, VAT_ID_COUNTRY_MISMATCH or VAT_ID_UNVERIFIED (VAT is charged) */
+            vatIdError?: string;
+            /** @description Present when a shipping zone's rate priced the shipping */
+            shippingZone?: {
+                zoneId: number;
+                zoneName: string;
+                rateId: number;
+            };
             /** @description Cart lines left out because their product is inactive or gone; place-order refuses them */
             unavailableProducts?: number[];
         };
@@ -6058,6 +7560,8 @@ export interface operations {
                             phone: string | null;
                             newsletter: boolean;
                             loyaltyPoints: number;
+                            /** @description Locale of the e-mails; null: the shop's default */
+                            locale: string | null;
                         };
                     };
                 };
@@ -6165,6 +7669,8 @@ export interface operations {
                     lastName?: string;
                     phone?: string | null;
                     newsletter?: boolean;
+                    /** @description Locale of the e-mails (one of the setting locales; 400 otherwise) */
+                    locale?: string;
                     /** @description E-mail address; compared case-insensitively after Unicode NFKC normalisation; invisible and control characters are refused */
                     email?: string;
                     /** @description Required with a new email */
@@ -6192,6 +7698,8 @@ export interface operations {
                             phone: string | null;
                             newsletter: boolean;
                             loyaltyPoints: number;
+                            /** @description Locale of the e-mails; null: the shop's default */
+                            locale: string | null;
                         };
                     };
                 };
@@ -6226,7 +7734,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6309,6 +7817,8 @@ export interface operations {
                     lastName: string;
                     phone?: string;
                     newsletter?: boolean;
+                    /** @description Locale of the e-mails (one of the setting locales; 400 otherwise) */
+                    locale?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -6346,7 +7856,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7040,7 +8550,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7285,7 +8795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7569,7 +9079,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8269,6 +9779,121 @@ export interface operations {
             };
         };
     };
+    getServedLocales: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description The locales served, the default first (settings locales and default_locale) */
+                            locales: string[];
+                            /** @description The locale of the entities' own fields */
+                            defaultLocale: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getFeatures: {
         parameters: {
             query?: never;
@@ -8699,6 +10324,8 @@ export interface operations {
                 sort?: string;
                 /** @description Relations to embed, dot for nesting: category,category.parent */
                 with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
                 /** @description Equals; a,b for any of */
                 id?: string;
                 /** @description Equals; a,b for any of */
@@ -8713,6 +10340,8 @@ export interface operations {
                 "price[gt]"?: string;
                 /** @description lt */
                 "price[lt]"?: string;
+                /** @description Equals; a,b for any of */
+                taxClass?: string;
                 /** @description Equals; a,b for any of */
                 stockStatus?: string;
                 /** @description Equals; a,b for any of */
@@ -8741,6 +10370,8 @@ export interface operations {
                 "createdAt[gt]"?: string;
                 /** @description lt (backend callers) */
                 "createdAt[lt]"?: string;
+                /** @description Rows missing a text of this locale in a translatable field; Equals; a,b for any of (backend callers) */
+                missingTranslation?: string;
             };
             header?: never;
             path?: never;
@@ -8891,6 +10522,8 @@ export interface operations {
                 q?: string;
                 /** @description Relations to embed, dot for nesting: category,category.parent */
                 with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
                 /** @description Equals; a,b for any of */
                 id?: string;
                 /** @description Equals; a,b for any of */
@@ -8905,6 +10538,8 @@ export interface operations {
                 "price[gt]"?: string;
                 /** @description lt */
                 "price[lt]"?: string;
+                /** @description Equals; a,b for any of */
+                taxClass?: string;
                 /** @description Equals; a,b for any of */
                 stockStatus?: string;
                 /** @description Equals; a,b for any of */
@@ -8933,6 +10568,8 @@ export interface operations {
                 "createdAt[gt]"?: string;
                 /** @description lt (backend callers) */
                 "createdAt[lt]"?: string;
+                /** @description Rows missing a text of this locale in a translatable field; Equals; a,b for any of (backend callers) */
+                missingTranslation?: string;
             };
             header?: never;
             path?: never;
@@ -9053,20 +10690,31 @@ export interface operations {
             content: {
                 "application/json": {
                     sku: string;
-                    /** @description Derived from the name when absent; unique */
+                    /** @description Derived from the name when absent; unique (within each locale) */
                     slug?: string;
                     name: string;
                     description?: string;
-                    /** @description Gross price */
+                    /** @description Gross price; shoppers see it lowered by a running catalog promotion (filters and sorting use the regular price) */
                     price: number;
                     /** @description Percent; default setting default_vat_rate */
                     vatRate?: number;
-                    /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                    /**
+                     * @description Which of the destination country's rates applies when the setting tax_mode is destination
+                     * @enum {string}
+                     */
+                    taxClass?: "standard" | "reduced" | "super_reduced" | "zero";
+                    /** @description Options the variants choose from; in another locale the same options in the same order, named in it (a variant keeps the default names) */
                     options?: {
                         name: string;
                         values: string[];
                     }[];
                     images?: string[];
+                    /** @description Uploaded images in order; the first is the main one */
+                    media?: {
+                        assetId: number;
+                        /** @description Default: the image's own alt text */
+                        alt?: string;
+                    }[];
                     /** @description As a filter: this category and every category below it */
                     categoryId?: number | null;
                     brand?: string | null;
@@ -9080,6 +10728,19 @@ export interface operations {
                     supplierCode?: string | null;
                     /** @description Visible to: backend and up. */
                     adminNotes?: string | null;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            slug?: string | null;
+                            name?: string | null;
+                            description?: string | null;
+                            /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                            options?: {
+                                name: string;
+                                values: string[];
+                            }[] | null;
+                        };
+                    };
                     /** @description The variants of a product with options, created with it */
                     variants?: {
                         sku: string;
@@ -9087,13 +10748,19 @@ export interface operations {
                         options?: {
                             [key: string]: string;
                         };
-                        /** @description Gross price; null means the product's price */
+                        /** @description Gross price; null means the product's price; shoppers see it lowered by a running catalog promotion */
                         price?: number | null;
                         /** @description Visible to: backend and up. */
                         stockQty?: number;
                         /** @description null means the product's weight */
                         weightKg?: number | null;
                         images?: string[];
+                        /** @description Uploaded images in order; the first is the main one */
+                        media?: {
+                            assetId: number;
+                            /** @description Default: the image's own alt text */
+                            alt?: string;
+                        }[];
                         position?: number;
                         active?: boolean;
                     }[];
@@ -9156,7 +10823,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9186,7 +10853,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9241,6 +10908,8 @@ export interface operations {
                 q?: string;
                 /** @description Relations to embed, dot for nesting: category,category.parent */
                 with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
                 /** @description Equals; a,b for any of */
                 id?: string;
                 /** @description Equals; a,b for any of */
@@ -9255,6 +10924,8 @@ export interface operations {
                 "price[gt]"?: string;
                 /** @description lt */
                 "price[lt]"?: string;
+                /** @description Equals; a,b for any of */
+                taxClass?: string;
                 /** @description Equals; a,b for any of */
                 stockStatus?: string;
                 /** @description Equals; a,b for any of */
@@ -9283,6 +10954,8 @@ export interface operations {
                 "createdAt[gt]"?: string;
                 /** @description lt (backend callers) */
                 "createdAt[lt]"?: string;
+                /** @description Rows missing a text of this locale in a translatable field; Equals; a,b for any of (backend callers) */
+                missingTranslation?: string;
             };
             header?: never;
             path?: never;
@@ -9406,6 +11079,8 @@ export interface operations {
             query?: {
                 /** @description Relations to embed, dot for nesting: category,category.parent */
                 with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
             };
             header?: never;
             path: {
@@ -9593,7 +11268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9623,7 +11298,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9683,20 +11358,31 @@ export interface operations {
             content: {
                 "application/json": {
                     sku?: string;
-                    /** @description Derived from the name when absent; unique */
+                    /** @description Derived from the name when absent; unique (within each locale) */
                     slug?: string;
                     name?: string;
                     description?: string;
-                    /** @description Gross price */
+                    /** @description Gross price; shoppers see it lowered by a running catalog promotion (filters and sorting use the regular price) */
                     price?: number;
                     /** @description Percent; default setting default_vat_rate */
                     vatRate?: number;
-                    /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                    /**
+                     * @description Which of the destination country's rates applies when the setting tax_mode is destination
+                     * @enum {string}
+                     */
+                    taxClass?: "standard" | "reduced" | "super_reduced" | "zero";
+                    /** @description Options the variants choose from; in another locale the same options in the same order, named in it (a variant keeps the default names) */
                     options?: {
                         name: string;
                         values: string[];
                     }[];
                     images?: string[];
+                    /** @description Uploaded images in order; the first is the main one */
+                    media?: {
+                        assetId: number;
+                        /** @description Default: the image's own alt text */
+                        alt?: string;
+                    }[];
                     /** @description As a filter: this category and every category below it */
                     categoryId?: number | null;
                     brand?: string | null;
@@ -9710,6 +11396,19 @@ export interface operations {
                     supplierCode?: string | null;
                     /** @description Visible to: backend and up. */
                     adminNotes?: string | null;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            slug?: string | null;
+                            name?: string | null;
+                            description?: string | null;
+                            /** @description Options the variants choose from, e.g. [{"name":"Size","values":["S","M"]}] */
+                            options?: {
+                                name: string;
+                                values: string[];
+                            }[] | null;
+                        };
+                    };
                 };
             };
         };
@@ -9769,7 +11468,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9799,7 +11498,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10007,13 +11706,19 @@ export interface operations {
                     options?: {
                         [key: string]: string;
                     };
-                    /** @description Gross price; null means the product's price */
+                    /** @description Gross price; null means the product's price; shoppers see it lowered by a running catalog promotion */
                     price?: number | null;
                     /** @description Visible to: backend and up. */
                     stockQty?: number;
                     /** @description null means the product's weight */
                     weightKg?: number | null;
                     images?: string[];
+                    /** @description Uploaded images in order; the first is the main one */
+                    media?: {
+                        assetId: number;
+                        /** @description Default: the image's own alt text */
+                        alt?: string;
+                    }[];
                     position?: number;
                     active?: boolean;
                 };
@@ -10075,7 +11780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10105,7 +11810,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10494,7 +12199,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10524,7 +12229,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10588,13 +12293,19 @@ export interface operations {
                     options?: {
                         [key: string]: string;
                     };
-                    /** @description Gross price; null means the product's price */
+                    /** @description Gross price; null means the product's price; shoppers see it lowered by a running catalog promotion */
                     price?: number | null;
                     /** @description Visible to: backend and up. */
                     stockQty?: number;
                     /** @description null means the product's weight */
                     weightKg?: number | null;
                     images?: string[];
+                    /** @description Uploaded images in order; the first is the main one */
+                    media?: {
+                        assetId: number;
+                        /** @description Default: the image's own alt text */
+                        alt?: string;
+                    }[];
                     position?: number;
                     active?: boolean;
                 };
@@ -10656,7 +12367,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10686,7 +12397,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10745,6 +12456,8 @@ export interface operations {
                 q?: string;
                 /** @description Relations to embed, dot for nesting: category,category.parent */
                 with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
                 /** @description Equals; a,b for any of */
                 id?: string;
                 /** @description Equals; a,b for any of */
@@ -10753,6 +12466,8 @@ export interface operations {
                 slug?: string;
                 /** @description Equals; a,b for any of */
                 active?: string;
+                /** @description Rows missing a text of this locale in a translatable field; Equals; a,b for any of (backend callers) */
+                missingTranslation?: string;
             };
             header?: never;
             path?: never;
@@ -10878,6 +12593,14 @@ export interface operations {
                     description?: string;
                     position?: number;
                     active?: boolean;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            name?: string | null;
+                            slug?: string | null;
+                            description?: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -10937,7 +12660,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10967,7 +12690,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11022,6 +12745,8 @@ export interface operations {
                 q?: string;
                 /** @description Relations to embed, dot for nesting: category,category.parent */
                 with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
                 /** @description Equals; a,b for any of */
                 id?: string;
                 /** @description Equals; a,b for any of */
@@ -11030,6 +12755,8 @@ export interface operations {
                 slug?: string;
                 /** @description Equals; a,b for any of */
                 active?: string;
+                /** @description Rows missing a text of this locale in a translatable field; Equals; a,b for any of (backend callers) */
+                missingTranslation?: string;
             };
             header?: never;
             path?: never;
@@ -11153,6 +12880,8 @@ export interface operations {
             query?: {
                 /** @description Relations to embed, dot for nesting: category,category.parent */
                 with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
             };
             header?: never;
             path: {
@@ -11340,7 +13069,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11370,7 +13099,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11435,6 +13164,14 @@ export interface operations {
                     description?: string;
                     position?: number;
                     active?: boolean;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            name?: string | null;
+                            slug?: string | null;
+                            description?: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -11494,7 +13231,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11524,7 +13261,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11583,10 +13320,20 @@ export interface operations {
                 q?: string;
                 /** @description Relations to embed, dot for nesting: category,category.parent */
                 with?: string;
+                /** @description Only transports that deliver to this country */
+                countryAlpha2?: string;
+                /** @description With countryAlpha2 */
+                postalCode?: string;
+                /** @description With countryAlpha2 */
+                countyAlpha?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
                 /** @description Equals; a,b for any of */
                 id?: string;
                 /** @description Equals; a,b for any of */
                 active?: string;
+                /** @description Rows missing a text of this locale in a translatable field; Equals; a,b for any of (backend callers) */
+                missingTranslation?: string;
             };
             header?: never;
             path?: never;
@@ -11714,8 +13461,20 @@ export interface operations {
                     overweightPricePerKg?: number;
                     /** @description Cash-on-delivery fee */
                     codFee?: number;
+                    /**
+                     * @description VAT class of shipping under destination VAT; null: the rate of the cart's main goods
+                     * @enum {string|null}
+                     */
+                    taxClass?: "standard" | "reduced" | "super_reduced" | "zero" | null;
                     position?: number;
                     active?: boolean;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            name?: string | null;
+                            description?: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -11775,7 +13534,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11805,7 +13564,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11860,10 +13619,14 @@ export interface operations {
                 q?: string;
                 /** @description Relations to embed, dot for nesting: category,category.parent */
                 with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
                 /** @description Equals; a,b for any of */
                 id?: string;
                 /** @description Equals; a,b for any of */
                 active?: string;
+                /** @description Rows missing a text of this locale in a translatable field; Equals; a,b for any of (backend callers) */
+                missingTranslation?: string;
             };
             header?: never;
             path?: never;
@@ -11987,6 +13750,8 @@ export interface operations {
             query?: {
                 /** @description Relations to embed, dot for nesting: category,category.parent */
                 with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
             };
             header?: never;
             path: {
@@ -12174,7 +13939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12204,7 +13969,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12271,8 +14036,20 @@ export interface operations {
                     overweightPricePerKg?: number;
                     /** @description Cash-on-delivery fee */
                     codFee?: number;
+                    /**
+                     * @description VAT class of shipping under destination VAT; null: the rate of the cart's main goods
+                     * @enum {string|null}
+                     */
+                    taxClass?: "standard" | "reduced" | "super_reduced" | "zero" | null;
                     position?: number;
                     active?: boolean;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            name?: string | null;
+                            description?: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -12332,7 +14109,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12362,7 +14139,2533 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listShippingZones: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Items per page; omitted, empty or 0 → 15; larger values are read as 2147483647; storefront callers are clamped to rest_max_page_size */
+                limit?: number;
+                /** @description Comma-separated fields, - for descending: -price,name */
+                sort?: string;
+                /** @description Case-insensitive text search */
+                q?: string;
+                /** @description Relations to embed, dot for nesting: category,category.parent */
+                with?: string;
+                /** @description Equals; a,b for any of */
+                id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ShippingZone"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createShippingZone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description ISO 3166-1 alpha-2 codes */
+                    countries: string[];
+                    /** @description County codes (the address's countyAlpha); empty: whole countries */
+                    regions?: string[];
+                    /** @description Postal codes the zone holds (include) and leaves out (exclude) */
+                    postalCodes?: {
+                        include: string[];
+                        exclude: string[];
+                    };
+                    /** @description Among equally specific zones that match, the higher wins */
+                    priority?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ShippingZone"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    findShippingZone: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated fields, - for descending: -price,name */
+                sort?: string;
+                /** @description Case-insensitive text search */
+                q?: string;
+                /** @description Relations to embed, dot for nesting: category,category.parent */
+                with?: string;
+                /** @description Equals; a,b for any of */
+                id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ShippingZone"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getShippingZone: {
+        parameters: {
+            query?: {
+                /** @description Relations to embed, dot for nesting: category,category.parent */
+                with?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ShippingZone"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteShippingZone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateShippingZone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description ISO 3166-1 alpha-2 codes */
+                    countries?: string[];
+                    /** @description County codes (the address's countyAlpha); empty: whole countries */
+                    regions?: string[];
+                    /** @description Postal codes the zone holds (include) and leaves out (exclude) */
+                    postalCodes?: {
+                        include: string[];
+                        exclude: string[];
+                    };
+                    /** @description Among equally specific zones that match, the higher wins */
+                    priority?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ShippingZone"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listShippingRates: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Items per page; omitted, empty or 0 → 15; larger values are read as 2147483647; storefront callers are clamped to rest_max_page_size */
+                limit?: number;
+                /** @description Comma-separated fields, - for descending: -price,name */
+                sort?: string;
+                /** @description Case-insensitive text search */
+                q?: string;
+                /** @description Relations to embed, dot for nesting: category,category.parent */
+                with?: string;
+                /** @description Equals; a,b for any of */
+                id?: string;
+                /** @description Equals; a,b for any of */
+                transportId?: string;
+                /** @description Equals; a,b for any of */
+                zoneId?: string;
+                /** @description Equals; a,b for any of */
+                active?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ShippingRate"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createShippingRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    transportId: number;
+                    zoneId: number;
+                    /** @description The price without weight bands */
+                    price: number;
+                    freeShippingThreshold?: number | null;
+                    /** @description Ascending: the first band that holds the parcel gives its price */
+                    weightBands?: {
+                        upToKg: number;
+                        price: number;
+                    }[];
+                    /** @description Per started kg above the last band */
+                    overweightPricePerKg?: number;
+                    /** @description Cash-on-delivery fee */
+                    codFee?: number;
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ShippingRate"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    findShippingRate: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated fields, - for descending: -price,name */
+                sort?: string;
+                /** @description Case-insensitive text search */
+                q?: string;
+                /** @description Relations to embed, dot for nesting: category,category.parent */
+                with?: string;
+                /** @description Equals; a,b for any of */
+                id?: string;
+                /** @description Equals; a,b for any of */
+                transportId?: string;
+                /** @description Equals; a,b for any of */
+                zoneId?: string;
+                /** @description Equals; a,b for any of */
+                active?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ShippingRate"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getShippingRate: {
+        parameters: {
+            query?: {
+                /** @description Relations to embed, dot for nesting: category,category.parent */
+                with?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ShippingRate"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteShippingRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateShippingRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    transportId?: number;
+                    zoneId?: number;
+                    /** @description The price without weight bands */
+                    price?: number;
+                    freeShippingThreshold?: number | null;
+                    /** @description Ascending: the first band that holds the parcel gives its price */
+                    weightBands?: {
+                        upToKg: number;
+                        price: number;
+                    }[];
+                    /** @description Per started kg above the last band */
+                    overweightPricePerKg?: number;
+                    /** @description Cash-on-delivery fee */
+                    codFee?: number;
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ShippingRate"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listTaxRates: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Items per page; omitted, empty or 0 → 15; larger values are read as 2147483647; storefront callers are clamped to rest_max_page_size */
+                limit?: number;
+                /** @description Comma-separated fields, - for descending: -price,name */
+                sort?: string;
+                /** @description Case-insensitive text search */
+                q?: string;
+                /** @description Relations to embed, dot for nesting: category,category.parent */
+                with?: string;
+                /** @description Equals; a,b for any of */
+                id?: string;
+                /** @description Equals; a,b for any of */
+                countryAlpha2?: string;
+                /** @description Equals; a,b for any of */
+                taxClass?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TaxRate"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createTaxRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    countryAlpha2: string;
+                    /** @enum {string} */
+                    taxClass: "standard" | "reduced" | "super_reduced" | "zero";
+                    /** @description Percent */
+                    rate: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TaxRate"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    findTaxRate: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated fields, - for descending: -price,name */
+                sort?: string;
+                /** @description Case-insensitive text search */
+                q?: string;
+                /** @description Relations to embed, dot for nesting: category,category.parent */
+                with?: string;
+                /** @description Equals; a,b for any of */
+                id?: string;
+                /** @description Equals; a,b for any of */
+                countryAlpha2?: string;
+                /** @description Equals; a,b for any of */
+                taxClass?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TaxRate"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTaxRate: {
+        parameters: {
+            query?: {
+                /** @description Relations to embed, dot for nesting: category,category.parent */
+                with?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TaxRate"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteTaxRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateTaxRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    countryAlpha2?: string;
+                    /** @enum {string} */
+                    taxClass?: "standard" | "reduced" | "super_reduced" | "zero";
+                    /** @description Percent */
+                    rate?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TaxRate"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12637,7 +16940,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12667,7 +16970,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13056,7 +17359,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13086,7 +17389,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13218,7 +17521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13248,7 +17551,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13307,6 +17610,8 @@ export interface operations {
                 q?: string;
                 /** @description Relations to embed, dot for nesting: category,category.parent */
                 with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
                 /** @description Equals; a,b for any of */
                 id?: string;
                 /** @description gte */
@@ -13319,6 +17624,8 @@ export interface operations {
                 "minSubtotal[lt]"?: string;
                 /** @description Equals; a,b for any of */
                 active?: string;
+                /** @description Rows missing a text of this locale in a translatable field; Equals; a,b for any of (backend callers) */
+                missingTranslation?: string;
             };
             header?: never;
             path?: never;
@@ -13444,6 +17751,12 @@ export interface operations {
                     minSubtotal?: number;
                     maxQty?: number;
                     active?: boolean;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            name?: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -13503,7 +17816,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13533,7 +17846,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13588,6 +17901,8 @@ export interface operations {
                 q?: string;
                 /** @description Relations to embed, dot for nesting: category,category.parent */
                 with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
                 /** @description Equals; a,b for any of */
                 id?: string;
                 /** @description gte */
@@ -13600,6 +17915,8 @@ export interface operations {
                 "minSubtotal[lt]"?: string;
                 /** @description Equals; a,b for any of */
                 active?: string;
+                /** @description Rows missing a text of this locale in a translatable field; Equals; a,b for any of (backend callers) */
+                missingTranslation?: string;
             };
             header?: never;
             path?: never;
@@ -13723,6 +18040,8 @@ export interface operations {
             query?: {
                 /** @description Relations to embed, dot for nesting: category,category.parent */
                 with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
             };
             header?: never;
             path: {
@@ -13910,7 +18229,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13940,7 +18259,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14005,6 +18324,12 @@ export interface operations {
                     minSubtotal?: number;
                     maxQty?: number;
                     active?: boolean;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            name?: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -14064,7 +18389,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14094,7 +18419,985 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listPromotions: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Items per page; omitted, empty or 0 → 15; larger values are read as 2147483647; storefront callers are clamped to rest_max_page_size */
+                limit?: number;
+                /** @description Comma-separated fields, - for descending: -price,name */
+                sort?: string;
+                /** @description Case-insensitive text search */
+                q?: string;
+                /** @description Relations to embed, dot for nesting: category,category.parent */
+                with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
+                /** @description Equals; a,b for any of */
+                id?: string;
+                /** @description Equals; a,b for any of */
+                kind?: string;
+                /** @description gte */
+                "startsAt[gte]"?: string;
+                /** @description lte */
+                "startsAt[lte]"?: string;
+                /** @description gt */
+                "startsAt[gt]"?: string;
+                /** @description lt */
+                "startsAt[lt]"?: string;
+                /** @description gte */
+                "endsAt[gte]"?: string;
+                /** @description lte */
+                "endsAt[lte]"?: string;
+                /** @description gt */
+                "endsAt[gt]"?: string;
+                /** @description lt */
+                "endsAt[lt]"?: string;
+                /** @description Equals; a,b for any of */
+                priority?: string;
+                /** @description Equals; a,b for any of */
+                active?: string;
+                /** @description Rows missing a text of this locale in a translatable field; Equals; a,b for any of (backend callers) */
+                missingTranslation?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Promotion"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createPromotion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * @description catalog: lowers the prices shown and charged; cart: applies in the quote
+                     * @enum {string}
+                     */
+                    kind: "catalog" | "cart";
+                    /** @description Every list given must match (a product in one of its entries); none given: every product */
+                    conditions?: {
+                        /** @description Products of these categories or of one below them */
+                        categoryIds?: number[];
+                        /** @description These products */
+                        productIds?: number[];
+                        brands?: string[];
+                        /** @description Cart promotions: the qualifying lines reach at least this */
+                        minSubtotal?: number;
+                        /** @description Cart promotions: at least this many qualifying units */
+                        minQty?: number;
+                        /** @description Cart promotions: signed-in customers only */
+                        customersOnly?: boolean;
+                    };
+                    /** @description {type: "percent"|"fixed", value}, {type: "buy_x_get_y", buyQty, getQty, percent} or {type: "tiered", tiers: [{minSubtotal, percent}]} */
+                    action: {
+                        type: "percent" | "fixed" | "buy_x_get_y" | "tiered";
+                        /** @description percent: the percent off; fixed: the amount off (per unit for catalog promotions) */
+                        value?: number;
+                        buyQty?: number;
+                        getQty?: number;
+                        /** @description buy_x_get_y: the percent off the cheapest getQty units */
+                        percent?: number;
+                        tiers?: {
+                            /** @description From this subtotal */
+                            minSubtotal: number;
+                            /** @description Percent, 0-100 */
+                            percent: number;
+                        }[];
+                    };
+                    /** Format: date-time */
+                    startsAt?: string | null;
+                    /** Format: date-time */
+                    endsAt?: string | null;
+                    /** @description Higher applies first */
+                    priority?: number;
+                    /** @description No promotion of lower priority applies after it */
+                    exclusive?: boolean;
+                    /** @description false: when it applies, the cart's coupon is left out */
+                    combinesWithCoupons?: boolean;
+                    usageLimit?: number | null;
+                    /** @description false: paused */
+                    active?: boolean;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            name?: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Promotion"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    findPromotion: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated fields, - for descending: -price,name */
+                sort?: string;
+                /** @description Case-insensitive text search */
+                q?: string;
+                /** @description Relations to embed, dot for nesting: category,category.parent */
+                with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
+                /** @description Equals; a,b for any of */
+                id?: string;
+                /** @description Equals; a,b for any of */
+                kind?: string;
+                /** @description gte */
+                "startsAt[gte]"?: string;
+                /** @description lte */
+                "startsAt[lte]"?: string;
+                /** @description gt */
+                "startsAt[gt]"?: string;
+                /** @description lt */
+                "startsAt[lt]"?: string;
+                /** @description gte */
+                "endsAt[gte]"?: string;
+                /** @description lte */
+                "endsAt[lte]"?: string;
+                /** @description gt */
+                "endsAt[gt]"?: string;
+                /** @description lt */
+                "endsAt[lt]"?: string;
+                /** @description Equals; a,b for any of */
+                priority?: string;
+                /** @description Equals; a,b for any of */
+                active?: string;
+                /** @description Rows missing a text of this locale in a translatable field; Equals; a,b for any of (backend callers) */
+                missingTranslation?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Promotion"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPromotion: {
+        parameters: {
+            query?: {
+                /** @description Relations to embed, dot for nesting: category,category.parent */
+                with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Promotion"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deletePromotion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updatePromotion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /**
+                     * @description catalog: lowers the prices shown and charged; cart: applies in the quote
+                     * @enum {string}
+                     */
+                    kind?: "catalog" | "cart";
+                    /** @description Every list given must match (a product in one of its entries); none given: every product */
+                    conditions?: {
+                        /** @description Products of these categories or of one below them */
+                        categoryIds?: number[];
+                        /** @description These products */
+                        productIds?: number[];
+                        brands?: string[];
+                        /** @description Cart promotions: the qualifying lines reach at least this */
+                        minSubtotal?: number;
+                        /** @description Cart promotions: at least this many qualifying units */
+                        minQty?: number;
+                        /** @description Cart promotions: signed-in customers only */
+                        customersOnly?: boolean;
+                    };
+                    /** @description {type: "percent"|"fixed", value}, {type: "buy_x_get_y", buyQty, getQty, percent} or {type: "tiered", tiers: [{minSubtotal, percent}]} */
+                    action?: {
+                        type: "percent" | "fixed" | "buy_x_get_y" | "tiered";
+                        /** @description percent: the percent off; fixed: the amount off (per unit for catalog promotions) */
+                        value?: number;
+                        buyQty?: number;
+                        getQty?: number;
+                        /** @description buy_x_get_y: the percent off the cheapest getQty units */
+                        percent?: number;
+                        tiers?: {
+                            /** @description From this subtotal */
+                            minSubtotal: number;
+                            /** @description Percent, 0-100 */
+                            percent: number;
+                        }[];
+                    };
+                    /** Format: date-time */
+                    startsAt?: string | null;
+                    /** Format: date-time */
+                    endsAt?: string | null;
+                    /** @description Higher applies first */
+                    priority?: number;
+                    /** @description No promotion of lower priority applies after it */
+                    exclusive?: boolean;
+                    /** @description false: when it applies, the cart's coupon is left out */
+                    combinesWithCoupons?: boolean;
+                    usageLimit?: number | null;
+                    /** @description false: paused */
+                    active?: boolean;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            name?: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Promotion"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14153,10 +19456,14 @@ export interface operations {
                 q?: string;
                 /** @description Relations to embed, dot for nesting: category,category.parent */
                 with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
                 /** @description Equals; a,b for any of */
                 id?: string;
                 /** @description Equals; a,b for any of */
                 active?: string;
+                /** @description Rows missing a text of this locale in a translatable field; Equals; a,b for any of (backend callers) */
+                missingTranslation?: string;
             };
             header?: never;
             path?: never;
@@ -14281,9 +19588,21 @@ export interface operations {
                     videoUrl: string;
                     /** @description An http(s) URL or a path starting with one / */
                     posterUrl?: string | null;
+                    /** @description Uploaded images in order; the first is the main one */
+                    media?: {
+                        assetId: number;
+                        /** @description Default: the image's own alt text */
+                        alt?: string;
+                    }[];
                     productIds?: number[];
                     position?: number;
                     active?: boolean;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            title?: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -14343,7 +19662,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14373,7 +19692,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14428,10 +19747,14 @@ export interface operations {
                 q?: string;
                 /** @description Relations to embed, dot for nesting: category,category.parent */
                 with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
                 /** @description Equals; a,b for any of */
                 id?: string;
                 /** @description Equals; a,b for any of */
                 active?: string;
+                /** @description Rows missing a text of this locale in a translatable field; Equals; a,b for any of (backend callers) */
+                missingTranslation?: string;
             };
             header?: never;
             path?: never;
@@ -14555,6 +19878,8 @@ export interface operations {
             query?: {
                 /** @description Relations to embed, dot for nesting: category,category.parent */
                 with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
             };
             header?: never;
             path: {
@@ -14742,7 +20067,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14772,7 +20097,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14836,9 +20161,21 @@ export interface operations {
                     videoUrl?: string;
                     /** @description An http(s) URL or a path starting with one / */
                     posterUrl?: string | null;
+                    /** @description Uploaded images in order; the first is the main one */
+                    media?: {
+                        assetId: number;
+                        /** @description Default: the image's own alt text */
+                        alt?: string;
+                    }[];
                     productIds?: number[];
                     position?: number;
                     active?: boolean;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            title?: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -14898,7 +20235,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14928,7 +20265,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15174,7 +20511,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15204,7 +20541,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15575,7 +20912,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15605,7 +20942,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15726,7 +21063,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15756,7 +21093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15815,12 +21152,16 @@ export interface operations {
                 q?: string;
                 /** @description Relations to embed, dot for nesting: category,category.parent */
                 with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
                 /** @description Equals; a,b for any of */
                 id?: string;
                 /** @description Equals; a,b for any of */
                 groupId?: string;
                 /** @description Equals; a,b for any of */
                 active?: string;
+                /** @description Rows missing a text of this locale in a translatable field; Equals; a,b for any of (backend callers) */
+                missingTranslation?: string;
             };
             header?: never;
             path?: never;
@@ -15943,12 +21284,25 @@ export interface operations {
                     groupId: number;
                     title: string;
                     subtitle?: string | null;
-                    /** @description An http(s) URL or a path starting with one / */
-                    imageUrl: string;
+                    /** @description Required unless media is given: then the first image’s URL by default */
+                    imageUrl?: string;
+                    /** @description Uploaded images in order; the first is the main one */
+                    media?: {
+                        assetId: number;
+                        /** @description Default: the image's own alt text */
+                        alt?: string;
+                    }[];
                     /** @description An http(s) URL or a path starting with one / */
                     linkUrl?: string | null;
                     position?: number;
                     active?: boolean;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            title?: string | null;
+                            subtitle?: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -16008,7 +21362,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16038,7 +21392,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16093,12 +21447,16 @@ export interface operations {
                 q?: string;
                 /** @description Relations to embed, dot for nesting: category,category.parent */
                 with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
                 /** @description Equals; a,b for any of */
                 id?: string;
                 /** @description Equals; a,b for any of */
                 groupId?: string;
                 /** @description Equals; a,b for any of */
                 active?: string;
+                /** @description Rows missing a text of this locale in a translatable field; Equals; a,b for any of (backend callers) */
+                missingTranslation?: string;
             };
             header?: never;
             path?: never;
@@ -16222,6 +21580,8 @@ export interface operations {
             query?: {
                 /** @description Relations to embed, dot for nesting: category,category.parent */
                 with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
             };
             header?: never;
             path: {
@@ -16409,7 +21769,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16439,7 +21799,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16501,12 +21861,25 @@ export interface operations {
                     groupId?: number;
                     title?: string;
                     subtitle?: string | null;
-                    /** @description An http(s) URL or a path starting with one / */
+                    /** @description Required unless media is given: then the first image’s URL by default */
                     imageUrl?: string;
+                    /** @description Uploaded images in order; the first is the main one */
+                    media?: {
+                        assetId: number;
+                        /** @description Default: the image's own alt text */
+                        alt?: string;
+                    }[];
                     /** @description An http(s) URL or a path starting with one / */
                     linkUrl?: string | null;
                     position?: number;
                     active?: boolean;
+                    /** @description Texts of the translatable fields per locale (other than the default); null removes one. A field without one reads its own value. Visible to: backend and up. */
+                    translations?: {
+                        [key: string]: {
+                            title?: string | null;
+                            subtitle?: string | null;
+                        };
+                    };
                 };
             };
         };
@@ -16566,7 +21939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16596,8 +21969,1182 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listMediaAssets: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Items per page; omitted, empty or 0 → 15; larger values are read as 2147483647; storefront callers are clamped to rest_max_page_size */
+                limit?: number;
+                /** @description Part of the file name or the alt text */
+                q?: string;
+                format?: "jpeg" | "png" | "webp" | "avif" | "gif";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["MediaAsset"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    uploadMediaAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description The image: JPEG, PNG, WebP, AVIF or GIF, recognised from its bytes */
+                    file: string;
+                    /** @description Text shown when the image is not */
+                    alt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["MediaAsset"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMediaAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["MediaAsset"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteMediaAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateMediaAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    alt: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["MediaAsset"];
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMediaFile: {
+        parameters: {
+            query?: {
+                /** @description Width of the copy: one of 64, 128, 256, 320, 480, 640, 768, 960, 1280, 1600, 2048 */
+                w?: 64 | 128 | 256 | 320 | 480 | 640 | 768 | 960 | 1280 | 1600 | 2048;
+                /** @description auto: AVIF or WebP when Accept names it, else the original format */
+                format?: "webp" | "avif" | "jpeg" | "png" | "auto";
+            };
+            header?: never;
+            path: {
+                id: number;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    importProducts: {
+        parameters: {
+            query?: {
+                /** @description Check every row and write nothing; the report says what would change */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description The CSV file: UTF-8 with or without a byte-order mark, `,` or `;`, WooCommerce's product columns */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description The import job, to follow with getProductImport */
+                            jobId: number;
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getProductImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: number;
+                            status: "queued" | "running" | "done" | "failed";
+                            dryRun: boolean;
+                            fileName: string;
+                            /** @description Product rows in the file (known once the job has started) */
+                            total: number;
+                            processed: number;
+                            /** @description Rows that made a product or variant (on a dry run: would make) */
+                            created: number;
+                            /** @description Rows that changed one */
+                            updated: number;
+                            /** @description Rows that matched the shop already */
+                            unchanged: number;
+                            /** @description Problems by row and column (the first 5,000) */
+                            errors: {
+                                /** @description The record of the file: 1 is the header line, 2 the first product */
+                                row: number;
+                                /** @description The column's name as the file has it; empty for the whole row */
+                                column: string;
+                                message: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            finishedAt: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exportProducts: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated fields, - for descending: -price,name */
+                sort?: string;
+                /** @description Case-insensitive text search */
+                q?: string;
+                /** @description Relations to embed, dot for nesting: category,category.parent */
+                with?: string;
+                /** @description Locale of the translatable fields (one of the setting locales; 400 otherwise); without it Accept-Language, else the default locale */
+                locale?: string;
+                /** @description Equals; a,b for any of */
+                id?: string;
+                /** @description Equals; a,b for any of */
+                sku?: string;
+                /** @description Equals; a,b for any of */
+                slug?: string;
+                /** @description gte */
+                "price[gte]"?: string;
+                /** @description lte */
+                "price[lte]"?: string;
+                /** @description gt */
+                "price[gt]"?: string;
+                /** @description lt */
+                "price[lt]"?: string;
+                /** @description Equals; a,b for any of */
+                taxClass?: string;
+                /** @description Equals; a,b for any of */
+                stockStatus?: string;
+                /** @description Equals; a,b for any of */
+                inStock?: string;
+                /** @description true: the price is below its reference price (on sale); false: it is not; Equals; a,b for any of */
+                onSale?: string;
+                /** @description Equals; a,b for any of */
+                categoryId?: string;
+                /** @description Equals; a,b for any of */
+                brand?: string;
+                /** @description Equals; a,b for any of */
+                active?: string;
+                /** @description gte (backend callers) */
+                "stockQty[gte]"?: string;
+                /** @description lte (backend callers) */
+                "stockQty[lte]"?: string;
+                /** @description gt (backend callers) */
+                "stockQty[gt]"?: string;
+                /** @description lt (backend callers) */
+                "stockQty[lt]"?: string;
+                /** @description gte (backend callers) */
+                "createdAt[gte]"?: string;
+                /** @description lte (backend callers) */
+                "createdAt[lte]"?: string;
+                /** @description gt (backend callers) */
+                "createdAt[gt]"?: string;
+                /** @description lt (backend callers) */
+                "createdAt[lt]"?: string;
+                /** @description Rows missing a text of this locale in a translatable field; Equals; a,b for any of (backend callers) */
+                missingTranslation?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 4180 CSV with a byte-order mark: a header line, then a line per product and per variation */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -17131,7 +23678,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17161,7 +23708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17294,7 +23841,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17324,7 +23871,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17593,7 +24140,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17623,7 +24170,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17996,7 +24543,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18026,7 +24573,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18166,7 +24713,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18196,7 +24743,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18486,7 +25033,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19226,7 +25773,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19256,7 +25803,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19497,7 +26044,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19527,7 +26074,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19657,7 +26204,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19835,6 +26382,8 @@ export interface operations {
                     countryAlpha2?: string;
                     countyAlpha?: string;
                     postalCode?: string;
+                    /** @description A business buyer's EU VAT id (EL094014201); with the setting b2b_reverse_charge it may earn the reverse charge */
+                    vatId?: string;
                     /** @description "delivery" is cash on delivery and adds the transport's codFee */
                     payWay?: "delivery" | "card" | "bank_transfer";
                     redeemPoints?: boolean;
@@ -19911,7 +26460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20137,7 +26686,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20283,7 +26832,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20488,6 +27037,8 @@ export interface operations {
                     countryAlpha2: string;
                     countyAlpha?: string;
                     postalCode?: string;
+                    /** @description A business buyer's EU VAT id (EL094014201); with the setting b2b_reverse_charge it may earn the reverse charge */
+                    vatId?: string;
                     /** @description "delivery" is cash on delivery and adds the transport's codFee */
                     payWay?: "delivery" | "card" | "bank_transfer";
                     redeemPoints?: boolean;
@@ -20561,7 +27112,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20591,7 +27142,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21101,7 +27652,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21131,7 +27682,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21251,7 +27802,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21281,7 +27832,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21394,7 +27945,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21424,7 +27975,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21544,7 +28095,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21574,7 +28125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21809,7 +28360,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21839,7 +28390,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21965,7 +28516,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21995,7 +28546,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22156,7 +28707,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22568,7 +29119,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22977,7 +29528,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, COUPON_INVALID, GIFT_INVALID, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID */
+            /** @description Error envelope; error.code is one of: UNPROCESSABLE, LIMIT_REACHED, PRODUCT_UNAVAILABLE, VARIANT_REQUIRED, TRANSPORT_INVALID, SHIPPING_UNAVAILABLE, COUPON_INVALID, GIFT_INVALID, PROMOTION_USED_UP, CART_EMPTY, IDEMPOTENCY_KEY_REUSED, PAYWAY_INVALID, IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNKNOWN_ASSET */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -23418,7 +29969,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, TOTAL_CHANGED, ILLEGAL_TRANSITION */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -23664,6 +30215,15 @@ export interface operations {
                                 vatTotal: number;
                                 /** @description Per VAT rate; Σ gross = gross */
                                 vat: {
+                                    rate: number;
+                                    net: number;
+                                    vat: number;
+                                    gross: number;
+                                }[];
+                                /** @description Per delivery country and VAT rate (destination VAT); Σ gross = gross */
+                                vatByCountry: {
+                                    /** @description Delivery country (alpha-2) */
+                                    country: string;
                                     rate: number;
                                     net: number;
                                     vat: number;
@@ -23935,6 +30495,132 @@ export interface operations {
                             /** @description Σ coupon discounts */
                             discount: number;
                             /** @description Σ totals of those orders */
+                            gross: number;
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPromotionsReport: {
+        parameters: {
+            query?: {
+                /** @description First day counted; default 29 days before `to` (YYYY-MM-DD, shop time zone) */
+                from?: string;
+                /** @description Last day counted; default today (YYYY-MM-DD, shop time zone) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON, or CSV with Accept: text/csv */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description The promotion (checkout/promotion) */
+                            promotionId: number;
+                            name: string;
+                            /** @description Orders it applied to */
+                            orders: number;
+                            /** @description Σ what it took off those orders (gross, decimal) */
+                            discount: number;
+                            /** @description Σ totals of those orders (gross, decimal) */
                             gross: number;
                         }[];
                     };

@@ -1,1 +1,1 @@
-CREATE TRIGGER product_variant_version AFTER INSERT OR DELETE OR UPDATE OF product_id, options, active ON product_variant FOR EACH STATEMENT EXECUTE FUNCTION bump_resource_version('product_variant');
+CREATE TRIGGER product_variant_version AFTER INSERT OR DELETE OR UPDATE OF id, product_id, sku, options, price, reference_price, weight_kg, images, "position", active, media ON product_variant FOR EACH STATEMENT EXECUTE FUNCTION bump_resource_version('product_variant');

@@ -54,9 +54,14 @@ export function removedFields(before: Readonly<Record<string, unknown>>): Change
   return changes;
 }
 
-/** The resource framework's writes (src/resources/write.service.ts), passed to it by the app. */
-export async function recordWrite(db: Db, write: AuditedWrite): Promise<void> {
-  const { before, after, ...entry } = write;
-  const changes = after ? changedFields(before, after) : removedFields(before ?? {});
-  await recordAudit(db, { ...entry, changes });
+/**
+ * The resource framework's writes (src/resources/write.service.ts), passed to it by the app; a
+ * batch of writes (an import's creates) is kept in one statement.
+ */
+export async function recordWrite(db: Db, writes: AuditedWrite | readonly AuditedWrite[]): Promise<void> {
+  const entries = (Array.isArray(writes) ? writes : [writes]).flatMap(({ before, after, ...entry }: AuditedWrite) => {
+    const changes = after ? changedFields(before, after) : removedFields(before ?? {});
+    return Object.keys(changes).length === 0 ? [] : [{ ...entry, entityId: String(entry.entityId), changes }];
+  });
+  if (entries.length > 0) await db.insert(auditLog).values(entries);
 }

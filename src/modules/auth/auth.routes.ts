@@ -176,8 +176,16 @@ function customerAccountRoutes(app: TypedApp, deps: AuthDeps, limits: LoginLimit
     },
     async (request, reply) => {
       // Only the known fields go on: anything else in the body is ignored, never stored.
-      const { email, password, firstName, lastName, phone, newsletter } = request.body;
-      const pair = await registerCustomer(deps, { email, password, firstName, lastName, phone, newsletter });
+      const { email, password, firstName, lastName, phone, newsletter, locale } = request.body;
+      const pair = await registerCustomer(deps, {
+        email,
+        password,
+        firstName,
+        lastName,
+        phone,
+        newsletter,
+        locale,
+      });
       // As at login: the guest's cart becomes the new customer's.
       const { sub } = await deps.sessions.authenticate(pair.access_token);
       await mergeGuestCartAtLogin(deps, request.headers['x-cart-token'], Number(sub));

@@ -61,6 +61,12 @@ export const RegisterBody = Type.Object(
     lastName: Type.String({ minLength: 1, maxLength: 100 }),
     phone: Type.Optional(Type.String({ maxLength: 32 })),
     newsletter: Type.Optional(Type.Boolean()),
+    locale: Type.Optional(
+      Type.String({
+        pattern: '^[a-z]{2}$',
+        description: 'Locale of the e-mails (one of the setting locales; 400 otherwise)',
+      }),
+    ),
   },
   { additionalProperties: true },
 );
@@ -86,6 +92,7 @@ export const CustomerProfile = Type.Object({
   phone: Type.Union([Type.String(), Type.Null()]),
   newsletter: Type.Boolean(),
   loyaltyPoints: Type.Integer(),
+  locale: Type.Union([Type.String(), Type.Null()], { description: "Locale of the e-mails; null: the shop's default" }),
 });
 
 export const AdminUser = Type.Object({

@@ -1,3 +1,4 @@
+import { enabledLocale } from './customer-profile.ts';
 import type { Config, StaticUserConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -38,6 +39,7 @@ export interface Registration {
   lastName: string;
   phone?: string;
   newsletter?: boolean;
+  locale?: string;
 }
 
 const STATIC_PREFIX = 'static:';
@@ -118,6 +120,7 @@ export async function registerCustomer(deps: AuthDeps, input: Registration): Pro
     lastName: input.lastName.trim(),
     phone: input.phone?.trim() || null,
     newsletter: input.newsletter ?? false,
+    locale: (await enabledLocale(deps.db, deps.config, input.locale)) ?? null,
   };
   try {
     return await deps.db.transaction(async (tx) => {

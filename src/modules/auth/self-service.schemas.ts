@@ -11,6 +11,12 @@ export const ProfileUpdateBody = Type.Object(
     lastName: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     phone: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()])),
     newsletter: Type.Optional(Type.Boolean()),
+    locale: Type.Optional(
+      Type.String({
+        pattern: '^[a-z]{2}$',
+        description: 'Locale of the e-mails (one of the setting locales; 400 otherwise)',
+      }),
+    ),
     email: Type.Optional(Email),
     currentPassword: Type.Optional({
       ...LoginPassword,

@@ -19,7 +19,7 @@ import { getSetting } from '../settings/settings.service.ts';
 import { type AccountTokenPurpose, customerAccountToken } from './account-tokens.tables.ts';
 import { findAdminById, findCustomerByEmail, findCustomerById, updateAdmin } from './auth.repo.ts';
 import type { AuthDeps } from './auth-deps.ts';
-import { customerProfile } from './customer-profile.ts';
+import { customerProfile, enabledLocale } from './customer-profile.ts';
 import { canonicalEmail, normaliseLogin } from './email.ts';
 import type { PasswordGuard } from './login-limits.ts';
 import { hashPassword, verifyDummyPassword, verifyPassword } from './passwords.ts';
@@ -83,7 +83,7 @@ async function useCode(db: Db, code: string, purpose: AccountTokenPurpose): Prom
 export async function startEmailVerification(
   db: Db,
   config: Config,
-  customer: { id: number; email: string; firstName: string },
+  customer: { id: number; email: string; firstName: string; locale?: string | null },
 ): Promise<void> {
   if (!(await getSetting(db, config, 'require_email_verification'))) return;
   await awaitEmailVerification(db, customer.id);
@@ -92,7 +92,7 @@ export async function startEmailVerification(
     template: 'verification',
     firstName: customer.firstName,
     token,
-  });
+  }, customer.locale ?? null);
 }
 
 export async function verifyEmail(db: Db, code: string): Promise<void> {
@@ -116,7 +116,7 @@ export async function requestPasswordReset(db: Db, config: Config, email: string
       firstName: customer.firstName,
       token,
       minutes: RESET_MINUTES,
-    });
+    }, customer.locale);
   });
 }
 
@@ -134,6 +134,7 @@ export interface ProfileChanges {
   lastName?: string;
   phone?: string | null;
   newsletter?: boolean;
+  locale?: string;
   email?: string;
   currentPassword?: string;
 }
@@ -155,6 +156,7 @@ export async function updateOwnProfile(
   if (changes.lastName !== undefined) values.lastName = changes.lastName.trim();
   if (changes.phone !== undefined) values.phone = changes.phone?.trim() || null;
   if (changes.newsletter !== undefined) values.newsletter = changes.newsletter;
+  if (changes.locale !== undefined) values.locale = await enabledLocale(deps.db, deps.config, changes.locale);
   const email = changes.email === undefined ? undefined : canonicalEmail(changes.email);
   if (email !== undefined && email !== customer.email) {
     const currentPassword = changes.currentPassword;

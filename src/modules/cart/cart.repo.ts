@@ -1,7 +1,8 @@
+import { catalogPriceSql } from '../catalog/sale-price.ts';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
-import { type Db, queryRows } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { products, productVariants } from '../catalog/catalog.tables.ts';
-import { statement } from '../../db/statements.ts';
+import { preparedRows, statement } from '../../db/statements.ts';
 import type { CartOwner } from './cart-token.ts';
 import { type CartRow, cartLines, carts } from './cart.tables.ts';
 
@@ -18,6 +19,8 @@ export interface CartLineRow {
   image: string | null;
   price: number;
   vatRate: number;
+  /** The product's tax class (destination VAT). */
+  taxClass: string;
   weightKg: number;
   /** The variant and its product are both active. */
   active: boolean;
@@ -56,8 +59,9 @@ export async function lockCart(db: Db, owner: CartOwner): Promise<CartRow | unde
   // CPU than the lookup.
   const where =
     owner.kind === 'customer' ? sql`customer_id = ${owner.customerId}` : sql`token_hash = ${owner.tokenHash}`;
-  const rows = await queryRows<CartRow>(
+  const rows = await preparedRows<CartRow>(
     db,
+    'cart_lock',
     sql`select id, token_hash as "tokenHash", customer_id as "customerId", coupon_code as "couponCode",
           created_at as "createdAt", updated_at as "updatedAt"
         from cart where ${where} limit 1 for update`,
@@ -91,8 +95,10 @@ export const CART_LINE_FIELDS = {
   slug: products.slug,
   options: productVariants.options,
   image: sql<string | null>`coalesce(${productVariants.images}[1], ${products.images}[1])`,
-  price: sql<number>`coalesce(${productVariants.price}, ${products.price})`,
+  // The price a running catalog promotion gives, docs/promotions.md.
+  price: catalogPriceSql(sql`coalesce(${productVariants.price}, ${products.price})`),
   vatRate: products.vatRate,
+  taxClass: products.taxClass,
   weightKg: sql<number>`coalesce(${productVariants.weightKg}, ${products.weightKg})::float8`,
   active: sql<boolean>`(${productVariants.active} and ${products.active})`,
   stockQty: productVariants.stockQty,

@@ -14,7 +14,8 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { timestamps } from '../../db/columns.ts';
+import { timestamps, translations } from '../../db/columns.ts';
+import type { MediaRef } from '../media/media-ref.ts';
 
 // Money columns hold integer cents (gross, VAT included); the API shows them as decimals.
 // Every filter and sort column of the product list has an index ending in id, so a page in
@@ -30,10 +31,12 @@ export const categories = pgTable(
     description: text('description').notNull().default(''),
     position: integer('position').notNull().default(0),
     active: boolean('active').notNull().default(true),
+    translations: translations(),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('category_slug_key').on(t.slug),
+    index('category_translations_idx').using('gin', t.translations),
     index('category_parent_idx').on(t.parentId, t.id),
     index('category_position_idx').on(t.position, t.id),
   ],
@@ -53,6 +56,8 @@ export const products = pgTable(
     referencePrice: integer('reference_price'),
     costPrice: integer('cost_price'),
     vatRate: numeric('vat_rate', { precision: 5, scale: 2, mode: 'number' }).notNull().default(19),
+    /** Which of the destination country's rates applies under destination VAT (docs/shipping-and-tax.md). */
+    taxClass: text('tax_class').notNull().default('standard'),
     /**
      * Units on hand: the sum of the variants' (kept by a trigger on product_variant). Written here for a
      * product with one variant, a trigger passes it on to that variant (drizzle/0016_catalog_variants.sql).
@@ -69,15 +74,20 @@ export const products = pgTable(
     categoryId: integer('category_id').references(() => categories.id, { onDelete: 'restrict' }),
     brand: text('brand'),
     images: text('images').array().notNull().default(sql`'{}'::text[]`),
+    /** Uploaded images in order (the first is the main one), as reads show them (docs/media.md). */
+    media: jsonb('media').$type<MediaRef[]>().notNull().default(sql`'[]'::jsonb`),
     supplierCode: text('supplier_code'),
     adminNotes: text('admin_notes'),
     active: boolean('active').notNull().default(true),
+    /** Name, description and slug in the other locales (docs/translations.md). */
+    translations: translations(),
     /**
-     * What catalog search matches: name, brand, sku and description, lower-cased and without
-     * accents (shop_unaccent, drizzle/0015_…), kept by the database; GIN trigram index.
+     * What catalog search matches: name, brand, sku and description, then the translated texts
+     * of every locale (shop_translated_text), lower-cased and without accents (shop_unaccent,
+     * drizzle/0015_…), kept by the database; GIN trigram index.
      */
     searchText: text('search_text').generatedAlwaysAs(
-      sql`shop_unaccent(lower(name || ' ' || coalesce(brand, '') || ' ' || sku || ' ' || description))`,
+      sql`shop_unaccent(lower(name || ' ' || coalesce(brand, '') || ' ' || sku || ' ' || description || ' ' || shop_translated_text(translations)))`,
     ),
     ...timestamps,
   },
@@ -85,6 +95,7 @@ export const products = pgTable(
     uniqueIndex('product_sku_key').on(t.sku),
     index('product_search_text_idx').using('gin', t.searchText.op('gin_trgm_ops')),
     uniqueIndex('product_slug_key').on(t.slug),
+    index('product_translations_idx').using('gin', t.translations),
     index('product_category_idx').on(t.categoryId, t.id),
     index('product_brand_idx').on(t.brand, t.id),
     index('product_price_idx').on(t.price, t.id),
@@ -93,6 +104,7 @@ export const products = pgTable(
     check('product_price_check', sql`${t.price} >= 0`),
     check('product_cost_price_check', sql`${t.costPrice} >= 0`),
     check('product_stock_qty_check', sql`${t.stockQty} >= 0`),
+    check('product_tax_class_check', sql`${t.taxClass} in ('standard', 'reduced', 'super_reduced', 'zero')`),
   ],
 );
 
@@ -129,6 +141,8 @@ export const productVariants = pgTable(
     /** null means the product's weight. */
     weightKg: numeric('weight_kg', { precision: 10, scale: 3, mode: 'number' }),
     images: text('images').array().notNull().default(sql`'{}'::text[]`),
+    /** Uploaded images in order (the first is the main one), as reads show them (docs/media.md). */
+    media: jsonb('media').$type<MediaRef[]>().notNull().default(sql`'[]'::jsonb`),
     position: integer('position').notNull().default(0),
     active: boolean('active').notNull().default(true),
     ...timestamps,

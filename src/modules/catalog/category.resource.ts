@@ -12,11 +12,13 @@ export const categoryResource: Resource = defineResource({
   entity: 'category',
   description: 'categories',
   table: categories,
+  translations: categories.translations,
   fields: {
     id: field.id(categories.id),
     parentId: field.int(categories.parentId, { create: 'optional', nullable: true, filter: 'eq', min: 1 }),
     name: field.text(categories.name, {
       create: 'required',
+      translatable: true,
       sort: true,
       search: true,
       minLength: 1,
@@ -27,8 +29,14 @@ export const categoryResource: Resource = defineResource({
       filter: 'eq',
       maxLength: 160,
       pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
+      translatable: true,
+      unique: true,
     }),
-    description: field.text(categories.description, { create: 'optional', maxLength: 20_000 }),
+    description: field.text(categories.description, {
+      create: 'optional',
+      translatable: true,
+      maxLength: 20_000,
+    }),
     position: field.int(categories.position, { create: 'optional', sort: true }),
     active: field.bool(categories.active, { create: 'optional', filter: 'eq' }),
     path: field.computed(Type.Array(CategoryPathItem), ancestorsPath, {

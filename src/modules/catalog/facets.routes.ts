@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { access } from '../../http/access.ts';
 import { Envelope, ok } from '../../http/envelope.ts';
-import { cachingHook, requestContext, querySchema } from '../../resources/index.ts';
+import { cacheDeclarationOf, cachingHook, requestContext, querySchema } from '../../resources/index.ts';
 import { productFacets } from './facets.ts';
 import { productResource } from './product.resource.ts';
 
@@ -51,8 +51,9 @@ export function registerProductFacets(app: FastifyInstance): void {
         querystring: Type.Object({ q, ...filters }),
         response: { 200: Envelope(ProductFacets) },
       },
-      config: { access: access.public() },
-      onSend: cachingHook('public'),
+      // Counts are the same for every customer: kept for customers too.
+      config: { access: access.public(), cache: cacheDeclarationOf(productResource, { customers: true }) },
+      onSend: cachingHook('public', true),
     },
     async (request) => ok(await productFacets(requestContext(request), request.query)),
   );

@@ -5,16 +5,20 @@ import { runJson } from '../../db/statements.ts';
 import {
   filterConditions,
   type ListPlan,
+  localizedValue,
   planList,
   type RequestContext,
   readVersions,
   searchCondition,
+  settledLocale,
   VersionedCache,
   versionsJson,
   visibility,
 } from '../../resources/index.ts';
-import { products, productVariants } from './catalog.tables.ts';
+import { categories, products, productVariants } from './catalog.tables.ts';
+import { categoryResource } from './category.resource.ts';
 import { productResource } from './product.resource.ts';
+import { catalogPriceSql, nextSaleChangeJson } from './sale-price.ts';
 
 // Facet counts for the product list (docs/discovery.md): one statement
 // takes the list's filters and q and answers every facet. The products that pass the caller's
@@ -92,20 +96,21 @@ export function facetsQuery(db: Db, plan: ListPlan) {
     ...optionFlags,
   ];
   const matched = sql`select ${products.id} as id, ${products.brand} as brand, ${products.categoryId} as category_id,
-      ${products.price} as price, ${products.inStock} as in_stock,
+      ${ctx.scope === 'backend' ? products.price : catalogPriceSql(products.price)} as price, ${products.inStock} as in_stock,
       jsonb_array_length(${products.options}) > 0 as has_options, ${sql.join(columns, sql`, `)}
     from ${products} where ${where ?? sql`true`}`;
   const limit = sql.raw(String(MAX_FACET_VALUES));
-  const activeCategory = ctx.scope === 'backend' ? sql`true` : sql`c.active`;
+  const activeCategory = ctx.scope === 'backend' ? sql`true` : sql`${categories.active}`;
+  const categoryName = localizedValue(categoryResource, 'name', ctx);
   const facets = sql`with m as materialized (${matched})
     select json_build_object(
       'brand', (select coalesce(json_agg(json_build_object('value', b.brand, 'count', b.n) order by b.n desc, b.brand), '[]'::json)
         from (select m.brand, count(*) as n from m where m.brand is not null and ${othersHold(flags, 'brand')}
               group by m.brand order by n desc, m.brand limit ${limit}) b),
-      'category', (select coalesce(json_agg(json_build_object('id', c.id, 'name', c.name, 'count', k.n) order by k.n desc, c.name, c.id), '[]'::json)
+      'category', (select coalesce(json_agg(json_build_object('id', ${categories.id}, 'name', ${categoryName}, 'count', k.n) order by k.n desc, ${categoryName}, ${categories.id}), '[]'::json)
         from (select m.category_id, count(*) as n from m where m.category_id is not null and ${othersHold(flags, 'category')}
               group by m.category_id order by n desc, m.category_id limit ${limit}) k
-        join category c on c.id = k.category_id and ${activeCategory}),
+        join ${categories} on ${categories.id} = k.category_id and ${activeCategory}),
       'price', (select json_build_object('min', min(m.price) * 0.01, 'max', max(m.price) * 0.01)
         from m where ${othersHold(flags, 'price')}),
       'inStock', json_build_object('count', (select count(*) from m where m.in_stock and ${othersHold(flags, 'inStock')})),
@@ -118,8 +123,11 @@ export function facetsQuery(db: Db, plan: ListPlan) {
                 group by kv.key, kv.value) x
           group by x.name) o)
     ) as facets`;
-  // The table versions in the same snapshot, for the cached facets (see productFacets).
-  return db.select({ facets: sql<Facets>`facets`, versions: versionsJson }).from(sql`(${facets}) as f`);
+  // The table versions in the same snapshot, for the cached facets (see productFacets), and when a
+  // catalog promotion next starts or ends (the price range changes then without a write).
+  return db
+    .select({ facets: sql<Facets>`facets`, versions: versionsJson, nextSaleChange: nextSaleChangeJson })
+    .from(sql`(${facets}) as f`);
 }
 
 /** The name of a facets statement: one per shape of the list's plan (filters, search, scope). */
@@ -133,8 +141,8 @@ function nameOf(plan: ListPlan): string {
  * database milliseconds. Products (in stock, options included: migration 0022), categories and
  * variants each bump their version on a change the counts can see.
  */
-const FACET_TABLES = ['product', 'category', 'product_variant'] as const;
-const cachedFacets = new VersionedCache<{ version: string; facets: Facets }>();
+const FACET_TABLES = ['product', 'category', 'product_variant', 'promotion'] as const;
+const cachedFacets = new VersionedCache<{ version: string; facets: Facets; until: number | null }>();
 
 function facetsVersion(versions: Record<string, string>): string {
   return FACET_TABLES.map((table) => versions[table] ?? '0').join('.');
@@ -142,20 +150,22 @@ function facetsVersion(versions: Record<string, string>): string {
 
 /** The facets of the product list the query string describes, as the caller may see it. */
 export async function productFacets(rctx: RequestContext, raw: Record<string, unknown>): Promise<Facets> {
-  const plan = planList(productResource, rctx, raw);
+  const plan = planList(productResource, rctx, raw, await settledLocale(rctx));
   // No key for filters on values that change without a version (stock, sale, variant options).
   const key = plan.countKey && `facets|${plan.countKey}`;
   const kept = key ? cachedFacets.get(rctx.db, key) : undefined;
-  if (kept && kept.version === facetsVersion(await readVersions(rctx.db))) return kept.facets;
+  const fresh = kept && (kept.until === null || Date.now() < kept.until);
+  if (fresh && kept.version === facetsVersion(await readVersions(rctx.db))) return kept.facets;
 
-  const [row] = await runJson<{ facets: Facets; versions: Record<string, string> }>(
+  const [row] = await runJson<{ facets: Facets; versions: Record<string, string>; nextSaleChange: string | null }>(
     rctx.db,
     nameOf(plan),
     (db) => facetsQuery(db, plan),
-    ['facets', 'versions'],
+    ['facets', 'versions', 'nextSaleChange'],
     plan.values,
     plan.once,
   );
-  if (key) cachedFacets.set(rctx.db, key, { version: facetsVersion(row.versions), facets: row.facets });
+  const until = row.nextSaleChange === null ? null : Date.parse(row.nextSaleChange);
+  if (key) cachedFacets.set(rctx.db, key, { version: facetsVersion(row.versions), facets: row.facets, until });
   return row.facets;
 }

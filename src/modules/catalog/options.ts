@@ -60,3 +60,20 @@ function isDeclaredOption(value: unknown): value is ProductOption {
 export function declaredOptions(value: unknown): ProductOption[] {
   return Array.isArray(value) ? value.filter(isDeclaredOption) : [];
 }
+
+/**
+ * Why a product's options in another locale do not fit its own, or null when they do: the same
+ * options in the same order, each with as many values (a variant keeps the default names, and the
+ * translation names them by position).
+ */
+export function translatedOptionsProblem(
+  own: readonly ProductOption[],
+  translated: readonly ProductOption[],
+): string | null {
+  if (translated.length !== own.length) return `need ${own.length} options, as the product has`;
+  for (const [i, option] of own.entries()) {
+    const count = translated[i]?.values.length;
+    if (count !== option.values.length) return `need ${option.values.length} values for "${option.name}" (option ${i})`;
+  }
+  return declaredOptionsProblem(translated);
+}

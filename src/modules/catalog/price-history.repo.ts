@@ -52,9 +52,15 @@ export async function lowestPriceInLast30Days(db: Db, owner: PriceOwner): Promis
 }
 
 export async function insertPriceHistory(db: Db, owner: PriceOwner, price: number): Promise<void> {
+  await insertPriceHistories(db, [{ ...owner, price }]);
+}
+
+/** History entries valid from now, of several owners in one statement (a batch of new products). */
+export async function insertPriceHistories(db: Db, entries: readonly (PriceOwner & { price: number })[]): Promise<void> {
+  if (entries.length === 0) return;
   await db
     .insert(productPriceHistory)
-    .values({ productId: owner.productId, variantId: owner.variantId ?? null, price });
+    .values(entries.map((e) => ({ productId: e.productId, variantId: e.variantId ?? null, price: e.price })));
 }
 
 export async function setReferencePrice(

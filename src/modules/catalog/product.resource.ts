@@ -9,11 +9,14 @@ import {
   type Resource,
 } from '../../resources/index.ts';
 import { Role } from '../../http/roles.ts';
+import { TAX_CLASSES } from '../pricing/destination-vat.ts';
 import { products } from './catalog.tables.ts';
 import { categoryResource } from './category.resource.ts';
 import { categoryFilter, onSaleParam, optionParam } from './product-filters.ts';
 import { productSearch } from './product-search.ts';
+import { salePriceSql, shopperPrice, shopperReferencePrice } from './sale-price.ts';
 import { productHooks } from './product.service.ts';
+import { mediaField, withMedia } from '../media/media-field.ts';
 import { currencySql } from '../settings/settings.service.ts';
 import { LOW_STOCK_BELOW } from './stock.ts';
 import { nestedVariantBody, variantResource } from './variant.resource.ts';
@@ -47,6 +50,7 @@ export const productResource: Resource = defineResource({
   entity: 'product',
   description: 'products',
   table: products,
+  translations: products.translations,
   fields: {
     id: field.id(products.id),
     sku: field.text(products.sku, {
@@ -61,45 +65,76 @@ export const productResource: Resource = defineResource({
       filter: 'eq',
       maxLength: 160,
       pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
-      description: 'Derived from the name when absent; unique',
+      translatable: true,
+      unique: true,
+      description: 'Derived from the name when absent; unique (within each locale)',
     }),
     name: field.text(products.name, {
       create: 'required',
+      translatable: true,
       sort: true,
       search: true,
       minLength: 1,
       maxLength: 200,
     }),
-    description: field.text(products.description, { create: 'optional', search: true, maxLength: 20_000 }),
-    price: field.money(products.price, {
-      create: 'required',
-      filter: 'range',
-      sort: true,
-      description: 'Gross price',
+    description: field.text(products.description, {
+      create: 'optional',
+      search: true,
+      translatable: true,
+      maxLength: 20_000,
     }),
-    referencePrice: field.money(products.referencePrice, {
+    price: {
+      ...field.money(products.price, {
+        create: 'required',
+        filter: 'range',
+        sort: true,
+        description:
+          'Gross price; shoppers see it lowered by a running catalog promotion (filters and sorting use the regular price)',
+      }),
+      readAs: shopperPrice,
+    },
+    salePrice: field.computed(Type.Number(), () => sql`(${salePriceSql} * 0.01)`, {
+      read: 'backend',
       nullable: true,
-      description:
-        'Lowest price of the 30 days before the current price took effect; null when price tracking is off',
-      shownWhen: 'price_tracking_enabled',
+      description: 'The price a running catalog promotion gives shoppers now; null without one',
     }),
+    referencePrice: {
+      ...field.money(products.referencePrice, {
+        nullable: true,
+        description:
+          'Lowest price of the 30 days before the current price (or the running sale) took effect; null when price tracking is off',
+        shownWhen: 'price_tracking_enabled',
+      }),
+      readAs: shopperReferencePrice,
+    },
     vatRate: field.decimal(products.vatRate, {
       create: 'optional',
       max: 100,
       description: 'Percent; default setting default_vat_rate',
     }),
-    priceMin: field.money(products.priceMin, {
-      nullable: true,
-      description: 'Lowest price over the active variants',
+    taxClass: field.enum(products.taxClass, TAX_CLASSES, {
+      create: 'optional',
+      filter: 'eq',
+      description:
+        "Which of the destination country's rates applies when the setting tax_mode is destination",
     }),
-    priceMax: field.money(products.priceMax, {
-      nullable: true,
-      description: 'Highest price over the active variants',
-    }),
+    priceMin: {
+      ...field.money(products.priceMin, { nullable: true, description: 'Lowest price over the active variants' }),
+      readAs: shopperPrice,
+    },
+    priceMax: {
+      ...field.money(products.priceMax, { nullable: true, description: 'Highest price over the active variants' }),
+      readAs: shopperPrice,
+    },
     currency: field.computed(Type.String(), (ctx) => currencySql(ctx.config), {
       description: "The shop's currency (setting currency); read-only",
     }),
-    options: field.json(products.options, ProductOptions, { create: 'optional' }),
+    options: field.json(products.options, ProductOptions, {
+      create: 'optional',
+      translatable: true,
+      description:
+        'Options the variants choose from; in another locale the same options in the same order, named in it (a variant keeps the default names)',
+    }),
     stockStatus: filterable(
       field.computed(Type.Unsafe<string>({ type: 'string', enum: [...STOCK_STATUSES] }), () => stockStatus),
       { parse: parseOneOf(STOCK_STATUSES), volatile: true },
@@ -112,6 +147,7 @@ export const productResource: Resource = defineResource({
     onSale: onSaleParam,
     option: optionParam,
     images: field.urls(products.images, { create: 'optional', maxItems: 20 }),
+    media: mediaField(products.media),
     categoryId: filterable(
       field.int(products.categoryId, {
         create: 'optional',
@@ -165,7 +201,7 @@ export const productResource: Resource = defineResource({
   publicCache: true,
   countCache: true,
   search: productSearch,
-  hooks: productHooks,
+  hooks: withMedia({ name: 'images', list: true }, productHooks),
   createExtras: () => ({
     variants: Type.Array(nestedVariantBody(), {
       minItems: 1,

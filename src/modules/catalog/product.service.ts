@@ -2,6 +2,7 @@ import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { fromCents, toCents } from '../../lib/money.ts';
 import type { ResourceHooks, Values, WriteContext } from '../../resources/index.ts';
+import { resolveMedia } from '../media/media-field.ts';
 import { recordEvent } from '../outbox/outbox.ts';
 import { type ProductOption, products } from './catalog.tables.ts';
 import {
@@ -19,6 +20,7 @@ import {
   productSku,
   setReferencePrice,
 } from './price-history.repo.ts';
+import { checkTranslatedOptions } from './option-translations.ts';
 import { slugify, uniqueSlug } from './slug.ts';
 import { insertVariants, lockVariantsOf, type NewVariant, variantsOf } from './variant.repo.ts';
 
@@ -100,7 +102,7 @@ function isValues(value: unknown): value is Values {
 const variantsToCreate = new WeakMap<Values, NewVariant[]>();
 
 /** The nested variants of a create body, checked against the declared options; prices in cents. */
-function newVariants(options: readonly ProductOption[], values: Values): NewVariant[] | undefined {
+export function newVariants(options: readonly ProductOption[], values: Values): NewVariant[] | undefined {
   const given = Array.isArray(values.variants) ? values.variants.filter(isValues) : undefined;
   if (options.length === 0) {
     if (given)
@@ -138,6 +140,20 @@ function newVariants(options: readonly ProductOption[], values: Values): NewVari
   return variants;
 }
 
+/**
+ * The images of nested variants, resolved as a variant's own write resolves them (their assets
+ * held until the product's write commits); `images` follows them unless the variant sets it.
+ */
+async function resolveVariantMedia(ctx: WriteContext, values: Values, variants: NewVariant[]) {
+  const given = (values.variants as unknown[]).filter(isValues);
+  for (const [i, variant] of variants.entries()) {
+    const refs = await resolveMedia(ctx.db, given[i], `variants.${i}.media`);
+    if (!refs) continue;
+    variant.media = refs;
+    variant.images ??= refs.map((r) => r.url);
+  }
+}
+
 async function beforeCreate(ctx: WriteContext, values: Values): Promise<void> {
   if (values.slug === undefined) {
     values.slug = await uniqueSlug(ctx.db, products, products.slug, slugify(String(values.name)));
@@ -147,7 +163,9 @@ async function beforeCreate(ctx: WriteContext, values: Values): Promise<void> {
   const problem = declaredOptionsProblem(options);
   if (problem) throw invalid('options', problem);
   const variants = newVariants(options, values);
-  if (variants) variantsToCreate.set(values, variants);
+  if (!variants) return;
+  await resolveVariantMedia(ctx, values, variants);
+  variantsToCreate.set(values, variants);
 }
 
 /**
@@ -179,6 +197,7 @@ export const productHooks: ResourceHooks = {
   async beforeWrite(ctx, values: Values, op, id) {
     if (op === 'create') await beforeCreate(ctx, values);
     else if (id !== undefined) await beforeUpdate(ctx, values, id);
+    await checkTranslatedOptions(ctx.db, values, id);
   },
   async afterWrite(ctx, id, values, op) {
     const variants = op === 'create' ? variantsToCreate.get(values) : undefined;

@@ -1,4 +1,4 @@
-import { like, or, eq } from 'drizzle-orm';
+import { inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 
@@ -20,11 +20,30 @@ export function slugify(text: string, maxLength = 120): string {
  * meets the unique index (409), so this only spares the common case.
  */
 export async function uniqueSlug(db: Db, table: PgTable, column: PgColumn, base: string): Promise<string> {
-  const rows = (await db
-    .select({ slug: column })
-    .from(table)
-    .where(or(eq(column, base), like(column, `${base}-%`)))) as { slug: string }[];
-  const taken = new Set(rows.map((r) => r.slug));
-  if (!taken.has(base)) return base;
-  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+  const [slug] = await uniqueSlugs(db, table, column, [base]);
+  return slug;
+}
+
+/**
+ * uniqueSlug of a batch of new rows: each base in order, none given twice. The bases are looked
+ * up by the unique index; only those taken (or given twice) are searched for their numbered forms
+ * (a scan).
+ */
+export async function uniqueSlugs(db: Db, table: PgTable, column: PgColumn, bases: readonly string[]): Promise<string[]> {
+  const distinct = [...new Set(bases)];
+  const select = (where: SQL) => db.select({ slug: column }).from(table).where(where) as unknown as Promise<{ slug: string }[]>;
+  const found = await select(inArray(column, distinct));
+  const twice = bases.filter((b, i) => bases.indexOf(b) !== i);
+  const numberedOf = [...new Set([...found.map((r) => r.slug), ...twice])];
+  const numbered =
+    numberedOf.length === 0
+      ? []
+      : await select(sql`${column} like any(${sql.param(numberedOf.map((b) => `${b}-%`))}::text[])`);
+  const taken = new Set([...found, ...numbered].map((r) => r.slug));
+  return bases.map((base) => {
+    let slug = base;
+    for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
+    taken.add(slug);
+    return slug;
+  });
 }

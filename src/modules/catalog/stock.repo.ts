@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client.ts';
 import { productVariants } from './catalog.tables.ts';
+import { preparedRows } from '../../db/statements.ts';
 import { unitsByVariant } from './stock.ts';
 
 // What an order takes from the shop's stock and a cancel or a return gives back. A take is ONE
@@ -12,8 +13,9 @@ import { unitsByVariant } from './stock.ts';
  * line of every order. A trigger moves the product's stock_qty, in_stock and price range with it.
  */
 export async function takeStock(db: Db, variantId: number, qty: number): Promise<boolean> {
-  const rows = await queryRows<{ id: number }>(
+  const rows = await preparedRows<{ id: number }>(
     db,
+    'stock_take',
     sql`update product_variant set stock_qty = stock_qty - ${qty} where id = ${variantId} and stock_qty >= ${qty} returning id`,
   );
   return rows.length === 1;

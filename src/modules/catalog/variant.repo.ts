@@ -1,6 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client.ts';
 import { statement } from '../../db/statements.ts';
+import type { MediaRef } from '../media/media-ref.ts';
 import { type ProductOption, products, productVariants } from './catalog.tables.ts';
 
 /** A new variant as the product's create body gives it (price in cents). */
@@ -11,16 +12,20 @@ export interface NewVariant {
   stockQty?: number;
   weightKg?: number | null;
   images?: string[];
+  media?: MediaRef[];
   position?: number;
   active?: boolean;
 }
 
 export async function insertVariants(db: Db, productId: number, variants: readonly NewVariant[]) {
-  if (variants.length === 0) return [];
-  return db
-    .insert(productVariants)
-    .values(variants.map((v, i) => ({ ...v, position: v.position ?? i, productId })))
-    .returning({ id: productVariants.id, price: productVariants.price });
+  return insertVariantsOf(db, [{ productId, variants }]);
+}
+
+/** The new variants of several new products in one statement (a batch of creates). */
+export async function insertVariantsOf(db: Db, of: readonly { productId: number; variants: readonly NewVariant[] }[]) {
+  const rows = of.flatMap(({ productId, variants }) => variants.map((v, i) => ({ ...v, position: v.position ?? i, productId })));
+  if (rows.length === 0) return [];
+  return db.insert(productVariants).values(rows).returning({ id: productVariants.id, price: productVariants.price });
 }
 
 /**

@@ -5,7 +5,9 @@ import { Role } from '../../http/roles.ts';
 import { productVariants } from './catalog.tables.ts';
 import { productResource } from './product.resource.ts';
 import { variantHooks } from './variant.service.ts';
+import { mediaField, withMedia } from '../media/media-field.ts';
 import { LOW_STOCK_BELOW } from './stock.ts';
+import { shopperVariantPrice } from './sale-price.ts';
 
 const v = productVariants;
 
@@ -33,13 +35,16 @@ export const variantResource: Resource = defineResource({
     productId: field.int(v.productId, { create: 'required', update: false, filter: 'eq', min: 1 }),
     sku: field.text(v.sku, { create: 'required', filter: 'eq', search: true, minLength: 1, maxLength: 64 }),
     options: field.json(v.options, VariantOptions, { create: 'optional' }),
-    price: field.money(v.price, {
-      create: 'optional',
-      nullable: true,
-      filter: 'range',
-      sort: true,
-      description: "Gross price; null means the product's price",
-    }),
+    price: {
+      ...field.money(v.price, {
+        create: 'optional',
+        nullable: true,
+        filter: 'range',
+        sort: true,
+        description: "Gross price; null means the product's price; shoppers see it lowered by a running catalog promotion",
+      }),
+      readAs: shopperVariantPrice,
+    },
     referencePrice: field.money(v.referencePrice, {
       nullable: true,
       description:
@@ -59,6 +64,7 @@ export const variantResource: Resource = defineResource({
       description: "null means the product's weight",
     }),
     images: field.urls(v.images, { create: 'optional', maxItems: 20 }),
+    media: mediaField(v.media),
     position: field.int(v.position, { create: 'optional', sort: true, max: 1_000_000 }),
     active: field.bool(v.active, { create: 'optional', filter: 'eq' }),
     createdAt: field.timestamp(v.createdAt, { read: 'backend', sort: true }),
@@ -79,7 +85,7 @@ export const variantResource: Resource = defineResource({
     )!,
   defaultSort: 'position',
   publicCache: true,
-  hooks: variantHooks,
+  hooks: withMedia({ name: 'images', list: true }, variantHooks),
 });
 
 /** A variant inside a product's create body: the variant's create fields but its product. */

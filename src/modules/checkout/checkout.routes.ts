@@ -6,6 +6,7 @@ import { TotalsBody, TotalsResponse } from '../pricing/totals.schemas.ts';
 import { assertPayWayEnabled } from '../payments/methods.ts';
 import { assertOrderCaps } from './order-caps.ts';
 import { quoteCart } from './quote.ts';
+import { destinationJson } from './quote-destination.ts';
 import { totalsJson } from '../pricing/totals-json.ts';
 import { neverStored } from '../../http/no-store.ts';
 
@@ -35,10 +36,11 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.headers['x-cart-token'],
         request.body,
         new Date(),
+        { locale: request.locale },
       );
       assertOrderCaps(quote, request.body.payWay);
       assertPayWayEnabled(app.config, quote.settings, request.body.payWay);
-      return totalsJson(quote.totals, quote.unavailable);
+      return { ...totalsJson(quote.totals, quote.unavailable), ...destinationJson(quote.destination) };
     },
   );
 };

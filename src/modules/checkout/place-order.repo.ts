@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
+import { preparedRows } from '../../db/statements.ts';
 import { emptyCartSql } from '../cart/cart.repo.ts';
 import {
   insertOrderLinesSql,
@@ -27,8 +28,9 @@ export async function insertOrderEmptyCartAndRecordEvent(
 ): Promise<StoredOrder> {
   const [o, l] = [sql.raw('o'), sql.raw('l')];
   const cart = emptyCartSql(fromCartId);
-  const [row] = await queryRows<StoredOrderRow>(
+  const [row] = await preparedRows<StoredOrderRow>(
     db,
+    'order_insert',
     sql`with ${o} as (${insertOrderSql(order)}),
       ${l} as (${insertOrderLinesSql(o, lines)}),
       emptied as (${cart.deleteLines}),

@@ -51,6 +51,7 @@ export const placeOrderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         idempotencyKey: headers['idempotency-key'],
         body,
         now: new Date(),
+        locale: request.locale,
       });
       if (answer.replayed) {
         reply.header('idempotent-replayed', 'true');

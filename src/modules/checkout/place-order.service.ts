@@ -1,3 +1,6 @@
+import { usePromotions } from './promotion-steps.ts';
+import type { LocaleRequest } from '../../http/locale.ts';
+import { preferredLocale } from '../../resources/index.ts';
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -36,6 +39,8 @@ export interface PlaceOrderRequest {
   idempotencyKey: string | undefined;
   body: PlaceOrderBodyType;
   now: Date;
+  /** The locale the request asks for (src/http/locale.ts). */
+  locale?: LocaleRequest;
 }
 
 /** What to answer: a new order (201) or the replay of the first answer to the same Idempotency-Key. */
@@ -106,6 +111,7 @@ async function quoteLockedCart(
     {
       reference,
       guestEmail: buyer.guestEmail,
+      locale: req.locale,
     },
   );
   if (buyer.customerId === null && !quote.settings.feature_guest_checkout) {
@@ -124,6 +130,7 @@ function partiesOf(req: PlaceOrderRequest, buyer: Buyer, quote: Quote): OrderPar
     email,
     address: addressOf(req.body, email),
     payWay: req.body.payWay ?? null,
+    locale: preferredLocale(req.locale, quote.settings),
   };
 }
 
@@ -160,7 +167,7 @@ export async function placeOrder(deps: PlaceOrderDeps, req: PlaceOrderRequest): 
   try {
     // The steps of an order, in the order they run. The rows every order competes for (products,
     // coupon) come last, so they stay locked only until commit; locks are always taken in the same
-    // order (cart, customer, products by id, coupon), so orders never deadlock.
+    // order (cart, customer, products by id, coupon, promotions by id), so orders never deadlock.
     return await deps.db.transaction(async (tx) => {
       if (key !== undefined && !(await claimIdempotencyKey(tx, buyer.scope, key, requestHash)))
         throw new KeyTaken();
@@ -188,6 +195,7 @@ export async function placeOrder(deps: PlaceOrderDeps, req: PlaceOrderRequest): 
       if (key !== undefined) await storeIdempotentAnswer(tx, buyer.scope, key, 201, body);
       await reserveStock(tx, quote);
       await useCoupon(tx, quote, buyer.customerId, parties.email);
+      await usePromotions(tx, quote, order.id);
       return { status: 201, body, replayed: false };
     });
   } catch (err) {

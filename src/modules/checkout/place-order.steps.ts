@@ -144,6 +144,8 @@ export interface OrderParties {
   email: string;
   address: AddressJsonType;
   payWay: PlaceOrderBodyType['payWay'] | null;
+  /** The enabled locale the request asked for; null: the customer's own, else the default. */
+  locale: string | null;
 }
 
 /**
@@ -175,6 +177,9 @@ export async function writeOrderLinesEmptyCartAndEvent(
       transportName: quote.transport?.name ?? null,
       payWay: who.payWay,
       giftPackaging: quote.giftPackaging,
+      vatId: quote.destination.vatId?.text ?? null,
+      shippingRate: quote.destination.shipping,
+      locale: who.locale,
     },
     orderLines(quote),
     quote.cart.id,

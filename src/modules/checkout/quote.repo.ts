@@ -1,4 +1,4 @@
-import { asc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { asc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { ONE_ROW, statement } from '../../db/statements.ts';
@@ -11,17 +11,29 @@ import { transports } from '../shipping/shipping.tables.ts';
 import { customers } from '../customers/customer.tables.ts';
 import { type StoredSetting, storedSettingsJson } from '../settings/settings.repo.ts';
 import type { CouponRow } from '../promotions/promotions.repo.ts';
+import { type RunningCartPromotion, runningCartPromotionsJson } from '../promotions/promotion.repo.ts';
 import type { CustomerStanding, TransportRow } from './checkout.repo.ts';
+import { countryTaxRatesJson, transportRatesJson } from '../shipping/rates.repo.ts';
+import type { DestinationReads } from './quote-destination.ts';
 
 // The totals endpoint's reads in ONE round trip: the cart, the coupon its code names, every line with
-// its live product, the chosen transport, the stored settings and, for a customer, the points balance.
+// its live product, the chosen transport with its zone rates, the destination's VAT rates, the stored
+// settings and, for a customer, the points balance.
 // A checkout page asks for totals on every change, so this read is the hot path.
 
 export interface CartSnapshot {
   cart: { id: number; couponCode: string | null } | undefined;
   /** The coupon the cart's code names, when one exists (validity is judged by the caller). */
   coupon: CouponRow | undefined;
-  lines: CartLineRow[];
+  lines: PromotableLine[];
+  /** The cart promotions running at the statement's time. */
+  cartPromotions: RunningCartPromotion[];
+}
+
+/** A cart line with what promotions' conditions read of its product. */
+export interface PromotableLine extends CartLineRow {
+  brand: string | null;
+  categoryPath: number[];
 }
 
 export interface QuoteRead {
@@ -32,9 +44,21 @@ export interface QuoteRead {
   transport: TransportRow | undefined;
   /** The stored settings rows, for mergeSettings. */
   settings: StoredSetting[];
+  /** The transport's zone rates and the destination country's VAT rates. */
+  destination: DestinationReads;
 }
 
-const EMPTY_SNAPSHOT: CartSnapshot = { cart: undefined, coupon: undefined, lines: [] };
+const EMPTY_SNAPSHOT: CartSnapshot = { cart: undefined, coupon: undefined, lines: [], cartPromotions: [] };
+
+/**
+ * A value the statement computes once (the running promotions, the settings, the rates), sent on
+ * the first row only: the join answers a row per cart line, and every row's copy was sent and
+ * parsed again (a 5-line cart under 15 cart promotions: five copies of their JSON).
+ */
+function onFirstRow<T>(value: SQL<T>): SQL<T> {
+  return sql<T>`case when row_number() over (order by ${cartLines.addedAt}, ${cartLines.variantId}) = 1
+    then ${value} end`;
+}
 
 /** The cart snapshot's columns: the cart, the coupon its code names, each line with its live variant and product. */
 const snapshotFields = {
@@ -42,6 +66,12 @@ const snapshotFields = {
   couponCode: carts.couponCode,
   coupon: getTableColumns(coupons),
   line: CART_LINE_FIELDS,
+  /** What cart promotions' conditions read of a line's product. */
+  lineProduct: {
+    brand: products.brand,
+    categoryPath: sql<number[]>`category_path(${products.categoryId})`,
+  },
+  cartPromotions: onFirstRow(runningCartPromotionsJson()),
 };
 
 /**
@@ -58,10 +88,16 @@ function withCartContents<T extends PgSelect>(query: T) {
 }
 
 /** The snapshot and, for the quote, the transport and the stored settings (one JSON array, computed once). */
+const destinationFields = {
+  rates: transportRatesJson(sql.placeholder('transportId')),
+  taxRates: countryTaxRatesJson(sql.placeholder('country')),
+};
 const quoteFields = {
   ...snapshotFields,
   transport: getTableColumns(transports),
-  settings: storedSettingsJson(),
+  settings: onFirstRow(storedSettingsJson()),
+  rates: onFirstRow(destinationFields.rates),
+  taxRates: onFirstRow(destinationFields.taxRates),
 };
 
 const byCustomer = statement('quote_read_by_customer', (db) =>
@@ -122,13 +158,17 @@ type SnapshotRow = Pick<QuoteRow, keyof typeof snapshotFields>;
 function snapshotOf(rows: SnapshotRow[]): CartSnapshot {
   const first = rows[0];
   if (!first || first.cartId === null) return EMPTY_SNAPSHOT;
-  const lines: CartLineRow[] = [];
+  const lines: PromotableLine[] = [];
   // A cart without lines (or a customer without a cart) still answers one row, line columns null.
-  for (const row of rows) if (row.line?.productId != null) lines.push(row.line as CartLineRow);
+  for (const row of rows) {
+    if (row.line?.productId == null) continue;
+    lines.push({ ...(row.line as CartLineRow), brand: row.lineProduct?.brand ?? null, categoryPath: row.lineProduct?.categoryPath ?? [] });
+  }
   return {
     cart: { id: first.cartId, couponCode: first.couponCode },
     coupon: first.coupon ?? undefined,
     lines,
+    cartPromotions: first.cartPromotions,
   };
 }
 
@@ -140,6 +180,7 @@ function readOf(rows: QuoteRow[]): QuoteRead | undefined {
     customer: first.customer ?? undefined,
     transport: first.transport ?? undefined,
     settings: first.settings,
+    destination: { rates: first.rates, taxRates: first.taxRates },
   };
 }
 
@@ -152,12 +193,13 @@ export async function quoteRead(
   db: Db,
   owner: CartOwner,
   transportId: number | null,
+  country: string | null,
 ): Promise<QuoteRead | undefined> {
   if (owner.kind === 'guest' && owner.tokenHash === null) return undefined;
   const rows: QuoteRow[] =
     owner.kind === 'customer'
-      ? await byCustomer(db, { customerId: owner.customerId, transportId })
-      : await byToken(db, { tokenHash: owner.tokenHash, transportId });
+      ? await byCustomer(db, { customerId: owner.customerId, transportId, country })
+      : await byToken(db, { tokenHash: owner.tokenHash, transportId, country });
   return readOf(rows);
 }
 
@@ -171,7 +213,7 @@ export async function cartSnapshot(tx: Db, owner: CartOwner): Promise<CartSnapsh
 
 const transportAndSettings = statement('quote_reference', (db) =>
   db
-    .select({ transport: getTableColumns(transports), settings: quoteFields.settings })
+    .select({ transport: getTableColumns(transports), settings: storedSettingsJson(), ...destinationFields })
     .from(ONE_ROW)
     .leftJoin(transports, eq(transports.id, sql.placeholder('transportId'))),
 );
@@ -183,7 +225,19 @@ const transportAndSettings = statement('quote_reference', (db) =>
 export async function readTransportAndSettings(
   db: Db,
   transportId: number | undefined,
-): Promise<{ transport: TransportRow | undefined; settings: StoredSetting[] }> {
-  const [row] = await transportAndSettings(db, { transportId: transportId ?? null });
-  return { transport: row.transport ?? undefined, settings: row.settings };
+  country: string | undefined,
+): Promise<{
+  transport: TransportRow | undefined;
+  settings: StoredSetting[];
+  destination: DestinationReads;
+}> {
+  const [row] = await transportAndSettings(db, {
+    transportId: transportId ?? null,
+    country: country ?? null,
+  });
+  return {
+    transport: row.transport ?? undefined,
+    settings: row.settings,
+    destination: { rates: row.rates, taxRates: row.taxRates },
+  };
 }

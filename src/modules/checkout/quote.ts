@@ -11,10 +11,15 @@ import type { TotalsBodyType } from '../pricing/totals.schemas.ts';
 import type { VariantRef } from '../catalog/variant.repo.ts';
 import type { CartLineRow } from '../cart/cart.repo.ts';
 import type { CouponRow } from '../promotions/promotions.repo.ts';
+import { namedIn } from '../promotions/promotion.repo.ts';
+import type { LocaleRequest } from '../../http/locale.ts';
+import { preferredLocale } from '../../resources/index.ts';
 import { type CustomerStanding, findCustomerStanding, type TransportRow } from './checkout.repo.ts';
-import { type Buyer, couponOf, giftsOf, loyaltyInput, transportInput } from './quote-inputs.ts';
-import { type CartSnapshot, cartSnapshot, quoteRead, readTransportAndSettings } from './quote.repo.ts';
+import { type Buyer, couponOf, giftsOf, loyaltyInput } from './quote-inputs.ts';
+import { type CartSnapshot, cartSnapshot, type PromotableLine, quoteRead, readTransportAndSettings } from './quote.repo.ts';
 import { computeTotals, type TotalsInput, type TotalsResult } from '../pricing/totals.ts';
+import { withDestinationRates } from '../pricing/destination-vat.ts';
+import { type DestinationReads, type PricedDestination, priceDestination } from './quote-destination.ts';
 
 export interface QuoteDeps {
   db: Db;
@@ -52,6 +57,10 @@ export interface Quote {
   customer: CustomerStanding | undefined;
   settings: EffectiveSettings;
   giftPackaging: boolean;
+  /** The address priced: zone rate, destination VAT, VAT id and reverse charge. */
+  destination: PricedDestination;
+  /** The running cart promotions' usage limits, for place-order's count. */
+  promotionLimits: { id: number; usageLimit: number | null }[];
 }
 
 export interface QuoteOptions {
@@ -62,11 +71,18 @@ export interface QuoteOptions {
   reference?: QuoteReference;
   /** A guest's e-mail, so the per-customer coupon limit can count the guest's earlier orders. */
   guestEmail?: string;
+  /** The locale the request asks for: applied promotions are named in it. */
+  locale?: LocaleRequest;
 }
 
 function toLine(v: CartLineRow | VariantRef, qty: number): QuotedLine {
   const { productId, variantId, options, sku, name, price: unitPrice, vatRate, weightKg } = v;
   return { productId, variantId, options, sku, name, unitPrice, qty, vatRate, weightKg };
+}
+
+/** What cart promotions' conditions read of a line's product. */
+function promotionFacts(r: PromotableLine): { brand: string | null; categoryPath: number[] } {
+  return { brand: r.brand, categoryPath: r.categoryPath };
 }
 
 /** The transport the body named, or null without one; unknown or inactive is 422. */
@@ -77,12 +93,13 @@ function activeTransport(id: number | undefined, transport: TransportRow | undef
   return transport;
 }
 
-const EMPTY_CART: CartSnapshot = { cart: undefined, coupon: undefined, lines: [] };
+const EMPTY_CART: CartSnapshot = { cart: undefined, coupon: undefined, lines: [], cartPromotions: [] };
 
 /** The reads of a quote that take no lock: read on the pool, before place-order's transaction. */
 export interface QuoteReference {
   transport: TransportRow | null;
   settings: EffectiveSettings;
+  destination: DestinationReads;
 }
 
 /**
@@ -91,10 +108,11 @@ export interface QuoteReference {
  * operator's change is as much "just before" as "just after"), and it keeps them off the transaction.
  */
 export async function quoteReference(deps: QuoteDeps, body: TotalsBodyType): Promise<QuoteReference> {
-  const read = await readTransportAndSettings(deps.db, body.transportId);
+  const read = await readTransportAndSettings(deps.db, body.transportId, body.countryAlpha2);
   return {
     transport: activeTransport(body.transportId, read.transport),
     settings: mergeSettings(deps.config, read.settings),
+    destination: read.destination,
   };
 }
 
@@ -125,7 +143,7 @@ async function load(
         : await findCustomerStanding(db, customerId, body.redeemPoints === true);
     return { ...reference, snapshot: await cartSnapshot(db, owner), customer };
   }
-  const read = await quoteRead(db, owner, body.transportId ?? null);
+  const read = await quoteRead(db, owner, body.transportId ?? null, body.countryAlpha2 ?? null);
   if (!read) {
     // No cart row (a guest without a cart, a deleted customer): an empty quote still shows loyalty.
     return { snapshot: EMPTY_CART, customer: undefined, ...(await quoteReference(deps, body)) };
@@ -135,6 +153,7 @@ async function load(
     customer: read.customer,
     transport: activeTransport(body.transportId, read.transport),
     settings: mergeSettings(deps.config, read.settings),
+    destination: read.destination,
   };
 }
 
@@ -165,9 +184,17 @@ export async function quoteCart(
 ): Promise<Quote> {
   const { db } = deps;
   const owner = cartOwnerOf(caller, cartToken);
-  const { snapshot, customer, transport, settings } = await load(deps, owner, body, options.reference);
+  const loaded = await load(deps, owner, body, options.reference);
+  const { snapshot, customer, transport, settings } = loaded;
+  // The address: which zone rate prices the shipping, whose VAT is inside the prices (quote-destination.ts).
+  const destination = await priceDestination(deps.config, settings, body, transport, loaded.destination);
   const rows = snapshot.lines;
-  const lines = rows.filter((r) => r.active).map((r) => toLine(r, r.qty));
+  const active = withDestinationRates(
+    rows.filter((r) => r.active),
+    destination.countryRates,
+  );
+  const lines = active.map((r) => toLine(r, r.qty));
+  const promotable = active.map((r, i) => ({ ...lines[i], ...promotionFacts(r) }));
   const buyer: Buyer =
     owner.kind === 'customer'
       ? { customerId: owner.customerId }
@@ -178,10 +205,14 @@ export async function quoteCart(
   const gifts = await giftsOf(db, body.selectedGifts);
   const giftPackaging = body.giftPackaging === true && settings.feature_gift_packaging;
   const totals = priceOrRefuse({
-    lines,
+    lines: promotable,
+    cartPromotions: namedIn(snapshot.cartPromotions, preferredLocale(options.locale, settings)),
+    isCustomer: owner.kind === 'customer',
     coupon,
     selectedGifts: gifts.selected,
-    transport: transportInput(transport),
+    transport: destination.transport,
+    shippingVatRate: destination.shippingVatRate,
+    reverseCharge: destination.reverseCharge,
     payWay: body.payWay,
     giftPackaging,
     giftPackagingPrice: settingCents(settings, 'gift_packaging_price'),
@@ -203,5 +234,7 @@ export async function quoteCart(
     customer,
     settings,
     giftPackaging,
+    destination,
+    promotionLimits: snapshot.cartPromotions.map(({ id, usageLimit }) => ({ id, usageLimit })),
   };
 }

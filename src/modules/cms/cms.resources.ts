@@ -1,18 +1,31 @@
 import { eq } from 'drizzle-orm';
-import { defineResource, field, type Resource } from '../../resources/index.ts';
+import { AppError } from '../../http/errors.ts';
+import { defineResource, field, type Resource, type Values } from '../../resources/index.ts';
 import { Role } from '../../http/roles.ts';
 import { productResource } from '../catalog/product.resource.ts';
 import { reels, sliderGroups, sliders } from './cms.tables.ts';
+import { mediaField, withMedia } from '../media/media-field.ts';
+
+/** A slide shows an image: its imageUrl, given or taken from its media. */
+async function requireSlideImage(_ctx: unknown, values: Values, op: 'create' | 'update'): Promise<void> {
+  if (op === 'create' && values.imageUrl === undefined) {
+    throw new AppError('VALIDATION_FAILED', 'imageUrl is required unless media is given', [
+      { field: 'imageUrl', message: 'is required unless media is given' },
+    ]);
+  }
+}
 
 export const reelResource: Resource = defineResource({
   domain: 'cms',
   entity: 'reel',
   description: 'video reels',
   table: reels,
+  translations: reels.translations,
   fields: {
     id: field.id(reels.id),
     title: field.text(reels.title, {
       create: 'required',
+      translatable: true,
       search: true,
       sort: true,
       minLength: 1,
@@ -20,6 +33,7 @@ export const reelResource: Resource = defineResource({
     }),
     videoUrl: field.url(reels.videoUrl, { create: 'required' }),
     posterUrl: field.url(reels.posterUrl, { create: 'optional', nullable: true }),
+    media: mediaField(reels.media),
     productIds: field.intArray(reels.productIds, { create: 'optional', maxItems: 50 }),
     position: field.int(reels.position, { create: 'optional', sort: true }),
     active: field.bool(reels.active, { create: 'optional', filter: 'eq' }),
@@ -31,6 +45,7 @@ export const reelResource: Resource = defineResource({
   },
   read: { access: 'public' },
   write: { roles: [Role.Media, Role.CMS] },
+  hooks: withMedia({ name: 'posterUrl', list: false }),
   storefront: () => eq(reels.active, true),
   defaultSort: 'position',
   publicCache: true,
@@ -71,12 +86,22 @@ export const sliderResource: Resource = defineResource({
   entity: 'slider',
   description: 'sliders',
   table: sliders,
+  translations: sliders.translations,
   fields: {
     id: field.id(sliders.id),
     groupId: field.int(sliders.groupId, { create: 'required', filter: 'eq', min: 1 }),
-    title: field.text(sliders.title, { create: 'required', maxLength: 200 }),
-    subtitle: field.text(sliders.subtitle, { create: 'optional', nullable: true, maxLength: 500 }),
-    imageUrl: field.url(sliders.imageUrl, { create: 'required' }),
+    title: field.text(sliders.title, { create: 'required', translatable: true, maxLength: 200 }),
+    subtitle: field.text(sliders.subtitle, {
+      create: 'optional',
+      nullable: true,
+      translatable: true,
+      maxLength: 500,
+    }),
+    imageUrl: field.url(sliders.imageUrl, {
+      create: 'optional',
+      description: 'Required unless media is given: then the first image’s URL by default',
+    }),
+    media: mediaField(sliders.media),
     linkUrl: field.url(sliders.linkUrl, { create: 'optional', nullable: true }),
     position: field.int(sliders.position, { create: 'optional', sort: true }),
     active: field.bool(sliders.active, { create: 'optional', filter: 'eq' }),
@@ -88,6 +113,7 @@ export const sliderResource: Resource = defineResource({
   },
   read: { access: 'public' },
   write: { roles: [Role.Media] },
+  hooks: withMedia({ name: 'imageUrl', list: false }, { beforeWrite: requireSlideImage }),
   storefront: () => eq(sliders.active, true),
   defaultSort: 'position',
   publicCache: true,

@@ -1,6 +1,7 @@
-import { boolean, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
-import { timestamps } from '../../db/columns.ts';
+import { timestamps, translations } from '../../db/columns.ts';
+import type { MediaRef } from '../media/media-ref.ts';
 
 /** Video reels of the storefront, optionally showing products. */
 export const reels = pgTable(
@@ -10,9 +11,12 @@ export const reels = pgTable(
     title: text('title').notNull(),
     videoUrl: text('video_url').notNull(),
     posterUrl: text('poster_url'),
+    /** Uploaded images (docs/media.md); the first is the poster when posterUrl is not given. */
+    media: jsonb('media').$type<MediaRef[]>().notNull().default(sql`'[]'::jsonb`),
     productIds: integer('product_ids').array().notNull().default(sql`'{}'::integer[]`),
     position: integer('position').notNull().default(0),
     active: boolean('active').notNull().default(true),
+    translations: translations(),
     ...timestamps,
   },
   (t) => [index('reel_position_idx').on(t.position, t.id)],
@@ -40,9 +44,12 @@ export const sliders = pgTable(
     title: text('title').notNull(),
     subtitle: text('subtitle'),
     imageUrl: text('image_url').notNull(),
+    /** Uploaded images (docs/media.md); the first gives imageUrl when it is not given. */
+    media: jsonb('media').$type<MediaRef[]>().notNull().default(sql`'[]'::jsonb`),
     linkUrl: text('link_url'),
     position: integer('position').notNull().default(0),
     active: boolean('active').notNull().default(true),
+    translations: translations(),
     ...timestamps,
   },
   (t) => [index('slider_group_position_idx').on(t.groupId, t.position, t.id)],

@@ -12,6 +12,7 @@ export interface NewCustomer {
   lastName: string;
   phone: string | null;
   newsletter: boolean;
+  locale?: string | null;
 }
 
 export async function insertCustomer(db: Db, values: NewCustomer): Promise<CustomerRow> {
@@ -42,7 +43,7 @@ export async function changeLoyaltyPoints(
 }
 
 export type ProfileValues = Partial<
-  Pick<CustomerRow, 'email' | 'firstName' | 'lastName' | 'phone' | 'newsletter'>
+  Pick<CustomerRow, 'email' | 'firstName' | 'lastName' | 'phone' | 'newsletter' | 'locale'>
 >;
 
 /** The customer's own profile change (the unique e-mail index decides races). */

@@ -15,6 +15,8 @@ export const customers = pgTable(
     lastName: text('last_name').notNull(),
     phone: text('phone'),
     newsletter: boolean('newsletter').notNull().default(false),
+    /** The locale of the customer's e-mails (docs/translations.md); null: the shop's default. */
+    locale: text('locale'),
     loyaltyPoints: integer('loyalty_points').notNull().default(0),
     active: boolean('active').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

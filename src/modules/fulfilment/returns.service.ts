@@ -20,8 +20,16 @@ import { type Refund, type RefundableOrder, refundFor } from './refunds.ts';
  */
 export function refundableOrder(order: SalesOrderRow, lines: readonly SalesOrderLineRow[]): RefundableOrder {
   const figures = order.totals as TotalsFigures;
+  // The cart promotions' shares per bought line, in the order's line order (docs/promotions.md):
+  // a line is worth what was charged for it after them, and the coupon spreads over that.
+  const promotions = figures.promotions ?? [];
+  let bought = 0;
+  const afterPromotions = (l: SalesOrderLineRow) => {
+    const index = bought++;
+    return l.lineTotal - promotions.reduce((sum, p) => sum + (p.lines[index] ?? 0), 0);
+  };
   return {
-    lines: lines.map((l) => ({ id: l.id, qty: l.qty, lineTotal: l.giftId === null ? l.lineTotal : 0 })),
+    lines: lines.map((l) => ({ id: l.id, qty: l.qty, lineTotal: l.giftId === null ? afterPromotions(l) : 0 })),
     couponDiscount: figures.couponDiscount,
     pointsCash: figures.pointsCash,
     pointsSpent: order.pointsSpent,

@@ -1,7 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Db } from '../../db/client.ts';
 import { keyedJob, type Queue, retryDelayMs } from '../outbox/queue.ts';
-import { claimMailAttempt, markMailJobsQueued, markMailLogged, recordMailOutcome } from './mail.repo.ts';
+import { claimMailAttempt, keepMailsLogged, markMailJobsQueued, recordMailOutcome } from './mail.repo.ts';
 
 export const MAIL_QUEUE = 'mail-send';
 
@@ -68,6 +68,22 @@ export async function queueMailJobs(
   );
 }
 
+/** Without an SMTP server: the batch's messages kept as `logged` at once, printed in development. */
+export async function keepLogged(
+  db: Db,
+  mailer: Mailer,
+  jobs: readonly { data: MailJob; retryCount: number }[],
+): Promise<void> {
+  const kept = await keepMailsLogged(
+    db,
+    jobs.map((job) => ({ ...job.data, retried: job.retryCount > 0 })),
+  );
+  if (!mailer.settings.printToLog) return;
+  for (const message of kept) {
+    mailer.log({ to: message.toAddress, subject: message.subject, text: message.textBody });
+  }
+}
+
 /** Sends one attempt of a message; claimed first so that no two workers send the same attempt. */
 export async function runMailAttempt(
   db: Db,
@@ -76,16 +92,10 @@ export async function runMailAttempt(
   job: { data: MailJob; retryCount: number },
 ): Promise<void> {
   const { messageId, attempt } = job.data;
+  const { settings } = mailer;
+  if (!mailer.transport) return keepLogged(db, mailer, [job]);
   const message = await claimMailAttempt(db, messageId, attempt, job.retryCount > 0);
   if (!message) return;
-  const { settings } = mailer;
-  if (!mailer.transport) {
-    if (settings.printToLog) {
-      mailer.log({ to: message.toAddress, subject: message.subject, text: message.textBody });
-    }
-    await markMailLogged(db, messageId);
-    return;
-  }
   let error: string | null = null;
   try {
     await mailer.transport.sendMail({

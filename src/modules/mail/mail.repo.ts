@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { preparedRows } from '../../db/statements.ts';
 import { type MailStatus, mailMessage } from './mail.tables.ts';
 
 export type MailMessageRow = typeof mailMessage.$inferSelect;
@@ -31,23 +32,47 @@ export async function claimMailAttempt(
   attempt: number,
   retried: boolean,
 ): Promise<MailMessageRow | undefined> {
-  const claimable = retried
-    ? sql`((status = 'pending' and attempts = ${attempt - 1}) or (status = 'sending' and attempts = ${attempt}))`
-    : sql`(status = 'pending' and attempts = ${attempt - 1})`;
   const [message] = await db
     .update(mailMessage)
     .set({ status: 'sending', attempts: attempt })
-    .where(and(eq(mailMessage.id, messageId), claimable))
+    .where(claimable(messageId, attempt, retried))
     .returning();
   return message;
 }
 
-/** A message kept, not sent (no SMTP server configured). */
-export async function markMailLogged(db: Db, messageId: number): Promise<void> {
-  await db
-    .update(mailMessage)
-    .set({ status: 'logged', sentAt: sql`now()` })
-    .where(eq(mailMessage.id, messageId));
+function claimable(messageId: number, attempt: number, retried: boolean) {
+  const free = retried
+    ? sql`((status = 'pending' and attempts = ${attempt - 1}) or (status = 'sending' and attempts = ${attempt}))`
+    : sql`(status = 'pending' and attempts = ${attempt - 1})`;
+  return and(eq(mailMessage.id, messageId), free);
+}
+
+/** One job's attempt at a message: the attempt's number, and whether the job ran before (its worker died). */
+export interface MailAttempt {
+  messageId: number;
+  attempt: number;
+  retried: boolean;
+}
+
+/**
+ * With no SMTP server configured, a message is kept, not sent: claimed and marked `logged` at
+ * once, since nothing leaves the shop between the two. A batch of jobs in one statement, each
+ * attempt claimed as `claimable` claims one; answers the messages kept.
+ */
+export async function keepMailsLogged(
+  db: Db,
+  attempts: readonly MailAttempt[],
+): Promise<Pick<MailMessageRow, 'toAddress' | 'subject' | 'textBody'>[]> {
+  if (attempts.length === 0) return [];
+  return preparedRows(
+    db,
+    'mail_keep_logged',
+    sql`update mail_message m set status = 'logged', attempts = j.attempt, sent_at = now()
+      from json_to_recordset(${JSON.stringify(attempts)}::json) as j("messageId" bigint, attempt int, retried boolean)
+      where m.id = j."messageId" and ((m.status = 'pending' and m.attempts = j.attempt - 1)
+        or (j.retried and m.status = 'sending' and m.attempts = j.attempt))
+      returning m.to_address as "toAddress", m.subject, m.text_body as "textBody"`,
+  );
 }
 
 /** How an SMTP attempt ended: sent now, due again at `nextAttemptAt`, or dead. */

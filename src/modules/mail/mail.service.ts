@@ -1,30 +1,55 @@
-import { eq } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { fromCents } from '../../lib/money.ts';
 import type { TotalsFigures } from '../pricing/totals-json.ts';
 import type { VatBreakdownEntry } from '../pricing/totals.ts';
 import { customers } from '../customers/customer.tables.ts';
-import { findOrder, linesOf } from '../orders/order.repo.ts';
+import { findOrders, linesOfOrders } from '../orders/order.repo.ts';
+import type { SalesOrderLineRow, SalesOrderRow } from '../orders/order.tables.ts';
 import { getSetting } from '../settings/settings.service.ts';
 import { mailMessage } from './mail.tables.ts';
-import { type MailData, type OrderMailData, renderMail, type TotalFigure } from './templates.ts';
+import { isMailLocale, type Locale, type MailData, type OrderMailData, renderMail, type TotalFigure } from './templates.ts';
 
 /**
- * Renders a message in the shop's locale and writes it to the mail outbox; pass the transaction
+ * Renders a message in the recipient's locale (a customer's, an order's) when the templates speak
+ * it, else in the shop's (setting `locale`), and writes it to the mail outbox; pass the transaction
  * of its cause so the message exists exactly when the cause committed. The queue sends it.
  */
-export async function writeMail(db: Db, config: Config, to: string, data: MailData): Promise<void> {
-  const locale = await getSetting(db, config, 'locale');
+export async function writeMail(
+  db: Db,
+  config: Config,
+  to: string,
+  data: MailData,
+  recipientLocale: string | null = null,
+): Promise<void> {
+  const locale = await localeChooser(db, config)(recipientLocale);
+  await db.insert(mailMessage).values(messageRow(locale, to, data));
+}
+
+/**
+ * The locale of a message: the recipient's (a customer's, an order's) when the templates speak
+ * it, else the shop's (setting `locale`, read once, and only when a recipient needs it).
+ */
+function localeChooser(db: Db, config: Config): (recipient: string | null) => Promise<Locale> {
+  let shopLocale: Promise<Locale> | undefined;
+  return async (recipient) => {
+    if (isMailLocale(recipient)) return recipient;
+    shopLocale ??= getSetting(db, config, 'locale');
+    return shopLocale;
+  };
+}
+
+function messageRow(locale: Locale, to: string, data: MailData): typeof mailMessage.$inferInsert {
   const rendered = renderMail(locale, data);
-  await db.insert(mailMessage).values({
+  return {
     template: data.template,
     locale,
     toAddress: to,
     subject: rendered.subject,
     textBody: rendered.text,
     htmlBody: rendered.html,
-  });
+  };
 }
 
 const money = (cents: number) => fromCents(cents).toFixed(2);
@@ -51,13 +76,12 @@ function totalLines(totals: unknown): { figure: TotalFigure; amount: string }[] 
   if (figure('giftPackagingCost'))
     lines.push({ figure: 'giftPackaging', amount: money(figure('giftPackagingCost')) });
   if (figure('pointsCash')) lines.push({ figure: 'points', amount: money(-figure('pointsCash')) });
+  if (figure('reverseChargeVat'))
+    lines.push({ figure: 'reverseChargeVat', amount: money(-figure('reverseChargeVat')) });
   return lines;
 }
 
-async function orderMailData(db: Db, orderId: number) {
-  const order = await findOrder(db, orderId);
-  if (!order) return undefined;
-  const lines = await linesOf(db, orderId);
+function orderMailData(order: SalesOrderRow, lines: readonly SalesOrderLineRow[]) {
   const vatRates: unknown[] = Array.isArray(order.vatBreakdown) ? order.vatBreakdown : [];
   const data: OrderMailData = {
     number: order.number,
@@ -81,24 +105,17 @@ async function orderMailData(db: Db, orderId: number) {
       };
     }),
     total: money(order.total),
+    vatId: order.vatId,
+    reverseCharge: vatRates.some((entry) => fieldOf(entry, 'reverseCharge') === true),
   };
   const firstName = fieldOf(order.address, 'firstName');
-  return { order, data, firstName: typeof firstName === 'string' ? firstName : '' };
+  return { data, firstName: typeof firstName === 'string' ? firstName : '' };
 }
 
 type EventPayload = Record<
   'customerId' | 'orderId' | 'to' | 'carrier' | 'trackingNumber' | 'trackingUrl',
   unknown
 >;
-
-async function welcomeMail(db: Db, config: Config, customerId: number): Promise<void> {
-  const [customer] = await db
-    .select({ email: customers.email, firstName: customers.firstName })
-    .from(customers)
-    .where(eq(customers.id, customerId));
-  if (customer)
-    await writeMail(db, config, customer.email, { template: 'welcome', firstName: customer.firstName });
-}
 
 /** The shipment's tracking travels in the event (orders' shipOrder); a plain transition has none. */
 function trackingOf(payload: EventPayload) {
@@ -110,47 +127,28 @@ function trackingOf(payload: EventPayload) {
   };
 }
 
+const ORDER_MAIL_EVENTS = ['order.placed', 'order.cancelled', 'order.paid'];
+
 /** The mail an order event sends, if any: confirmation, payment received, cancellation, shipment. */
-async function orderMail(db: Db, config: Config, type: string, payload: EventPayload): Promise<void> {
-  const shipped = type === 'order.status_changed' && payload.to === 'shipped';
-  if (!['order.placed', 'order.cancelled', 'order.paid'].includes(type) && !shipped) return;
-  const found = await orderMailData(db, Number(payload.orderId));
-  if (!found) return;
-  const { order, data, firstName } = found;
-  const { number, email } = order;
-  if (type === 'order.placed') {
-    await writeMail(db, config, email, { template: 'order_confirmation', firstName, order: data });
-  } else if (type === 'order.paid') {
+function orderMail(
+  type: string,
+  payload: EventPayload,
+  order: SalesOrderRow,
+  lines: readonly SalesOrderLineRow[],
+): MailData {
+  const { data, firstName } = orderMailData(order, lines);
+  const { number } = order;
+  if (type === 'order.placed') return { template: 'order_confirmation', firstName, order: data };
+  if (type === 'order.paid') {
     const amount = money(order.paidAmount);
-    await writeMail(db, config, email, {
-      template: 'payment_received',
-      firstName,
-      number,
-      amount,
-      currency: order.currency,
-    });
-  } else if (type === 'order.cancelled') {
-    await writeMail(db, config, email, { template: 'order_cancelled', firstName, number });
-  } else {
-    await writeMail(db, config, email, {
-      template: 'order_shipped',
-      firstName,
-      number,
-      tracking: trackingOf(payload),
-    });
+    return { template: 'payment_received', firstName, number, amount, currency: order.currency };
   }
+  if (type === 'order.cancelled') return { template: 'order_cancelled', firstName, number };
+  return { template: 'order_shipped', firstName, number, tracking: trackingOf(payload) };
 }
 
-/**
- * The messages an event sends to the customer, written by the relay in the transaction that
- * marks the event handed on: an event is turned into its messages once, and never lost.
- */
-export async function writeMailsForEvent(
-  db: Db,
-  config: Config,
-  event: { type: string; payload: unknown },
-): Promise<void> {
-  const payload: EventPayload = {
+function payloadOf(event: { payload: unknown }): EventPayload {
+  return {
     customerId: fieldOf(event.payload, 'customerId'),
     orderId: fieldOf(event.payload, 'orderId'),
     to: fieldOf(event.payload, 'to'),
@@ -158,6 +156,70 @@ export async function writeMailsForEvent(
     trackingNumber: fieldOf(event.payload, 'trackingNumber'),
     trackingUrl: fieldOf(event.payload, 'trackingUrl'),
   };
-  if (event.type === 'customer.registered') await welcomeMail(db, config, Number(payload.customerId));
-  else await orderMail(db, config, event.type, payload);
+}
+
+/** Whether an event sends a customer a message: a registration, or an order event that mails. */
+function mailsCustomer(type: string, payload: EventPayload): 'welcome' | 'order' | undefined {
+  if (type === 'customer.registered') return 'welcome';
+  const shipped = type === 'order.status_changed' && payload.to === 'shipped';
+  return ORDER_MAIL_EVENTS.includes(type) || shipped ? 'order' : undefined;
+}
+
+/**
+ * The messages events send to customers, written by the relay in the transaction that marks the
+ * events handed on: an event is turned into its messages once, and never lost. A batch of events
+ * is read and written with a few statements whatever its size.
+ */
+export async function writeMailsForEvents(
+  db: Db,
+  config: Config,
+  events: readonly { type: string; payload: unknown }[],
+): Promise<void> {
+  const wanted = events.flatMap((event) => {
+    const payload = payloadOf(event);
+    const kind = mailsCustomer(event.type, payload);
+    return kind ? [{ type: event.type, kind, payload }] : [];
+  });
+  if (wanted.length === 0) return;
+  const idsOf = (kind: string, key: 'orderId' | 'customerId') =>
+    wanted.filter((w) => w.kind === kind).map((w) => Number(w.payload[key]));
+  const orderIds = idsOf('order', 'orderId');
+  const confirmed = wanted.filter((w) => w.type === 'order.placed').map((w) => Number(w.payload.orderId));
+  const orders = new Map((await findOrders(db, orderIds)).map((o) => [o.id, o]));
+  const lines = new Map<number, SalesOrderLineRow[]>();
+  for (const line of await linesOfOrders(db, confirmed)) {
+    const ofOrder = lines.get(line.orderId);
+    if (ofOrder) ofOrder.push(line);
+    else lines.set(line.orderId, [line]);
+  }
+  const customerIds = idsOf('welcome', 'customerId');
+  const registered =
+    customerIds.length === 0
+      ? []
+      : await db
+          .select({
+            id: customers.id,
+            email: customers.email,
+            firstName: customers.firstName,
+            locale: customers.locale,
+          })
+          .from(customers)
+          .where(inArray(customers.id, customerIds));
+  const welcomed = new Map(registered.map((c) => [c.id, c]));
+  const localeOf = localeChooser(db, config);
+  const rows: (typeof mailMessage.$inferInsert)[] = [];
+  for (const w of wanted) {
+    if (w.kind === 'welcome') {
+      const customer = welcomed.get(Number(w.payload.customerId));
+      if (!customer) continue;
+      const welcome = { template: 'welcome', firstName: customer.firstName } as const;
+      rows.push(messageRow(await localeOf(customer.locale), customer.email, welcome));
+      continue;
+    }
+    const order = orders.get(Number(w.payload.orderId));
+    if (!order) continue;
+    const data = orderMail(w.type, w.payload, order, lines.get(order.id) ?? []);
+    rows.push(messageRow(await localeOf(order.locale), order.email, data));
+  }
+  if (rows.length > 0) await db.insert(mailMessage).values(rows);
 }

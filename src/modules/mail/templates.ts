@@ -2,6 +2,11 @@
 // plain-text part and an HTML part from the same data. Values are escaped in the HTML part.
 
 export type Locale = 'en' | 'el';
+
+/** The locales the templates are written in. */
+export function isMailLocale(locale: string | null | undefined): locale is Locale {
+  return locale === 'en' || locale === 'el';
+}
 export const LOCALES: readonly Locale[] = ['en', 'el'];
 
 export interface OrderMailData {
@@ -20,6 +25,9 @@ export interface OrderMailData {
   totals: { figure: TotalFigure; amount: string }[];
   vat: { rate: number; net: string; vat: string; gross: string }[];
   total: string;
+  /** The business buyer's VAT id, and whether the order is reverse-charged (docs/shipping-and-tax.md). */
+  vatId?: string | null;
+  reverseCharge?: boolean;
 }
 
 export type TotalFigure =
@@ -28,7 +36,8 @@ export type TotalFigure =
   | 'cashOnDelivery'
   | 'discount'
   | 'giftPackaging'
-  | 'points';
+  | 'points'
+  | 'reverseChargeVat';
 
 export type MailData =
   | { template: 'welcome'; firstName: string }
@@ -98,6 +107,8 @@ const WORDS = {
     price: 'Price',
     amount: 'Amount',
     vatRate: 'VAT rate',
+    vatId: 'Your VAT id',
+    reverseCharge: 'Reverse charge: the VAT is due from the recipient (Article 196, Directive 2006/112/EC).',
     net: 'Net',
     vat: 'VAT',
     gross: 'Gross',
@@ -109,6 +120,7 @@ const WORDS = {
       discount: 'Discount',
       giftPackaging: 'Gift packaging',
       points: 'Loyalty points',
+      reverseChargeVat: 'VAT not charged (reverse charge)',
     },
     shippedSubject: (n: string) => `Order ${n} has shipped`,
     shippedBody: (n: string) => `Your order ${n} is on its way.`,
@@ -143,6 +155,8 @@ const WORDS = {
     price: 'Τιμή',
     amount: 'Ποσό',
     vatRate: 'Συντελεστής ΦΠΑ',
+    vatId: 'Ο ΑΦΜ σας (ΦΠΑ)',
+    reverseCharge: 'Αντίστροφη επιβάρυνση: τον ΦΠΑ οφείλει ο λήπτης (άρθρο 196, Οδηγία 2006/112/ΕΚ).',
     net: 'Καθαρό',
     vat: 'ΦΠΑ',
     gross: 'Σύνολο',
@@ -154,6 +168,7 @@ const WORDS = {
       discount: 'Έκπτωση',
       giftPackaging: 'Συσκευασία δώρου',
       points: 'Πόντοι επιβράβευσης',
+      reverseChargeVat: 'ΦΠΑ που δεν χρεώνεται (αντίστροφη επιβάρυνση)',
     },
     shippedSubject: (n: string) => `Η παραγγελία ${n} απεστάλη`,
     shippedBody: (n: string) => `Η παραγγελία σας ${n} είναι καθ' οδόν.`,
@@ -190,6 +205,10 @@ function orderConfirmation(locale: Locale, firstName: string, order: OrderMailDa
   ]);
   const totalRows = order.totals.map((t) => [w.figures[t.figure], money(t.amount)]);
   const vatRows = order.vat.map((v) => [`${v.rate}%`, money(v.net), money(v.vat), money(v.gross)]);
+  const b2b = [
+    ...(order.vatId ? [`${w.vatId}: ${order.vatId}`] : []),
+    ...(order.reverseCharge ? [w.reverseCharge] : []),
+  ];
   const text = [
     w.hello(firstName),
     w.confirmationBody(order.number),
@@ -197,13 +216,16 @@ function orderConfirmation(locale: Locale, firstName: string, order: OrderMailDa
     totalRows.map((r) => `${r[0]}: ${r[1]}`).join('\n'),
     `${w.vatRate} / ${w.net} / ${w.vat} / ${w.gross}\n${vatRows.map((r) => r.join(' / ')).join('\n')}`,
     `${w.total}: ${money(order.total)}`,
+    ...b2b,
   ];
   const html =
     `<!doctype html><html><body><p>${escapeHtml(w.hello(firstName))}</p><p>${escapeHtml(w.confirmationBody(order.number))}</p>` +
     table([w.product, w.qty, w.price, w.amount], lineRows) +
     table(['', w.amount], totalRows) +
     table([w.vatRate, w.net, w.vat, w.gross], vatRows) +
-    `<p><strong>${escapeHtml(w.total)}: ${escapeHtml(money(order.total))}</strong></p></body></html>`;
+    `<p><strong>${escapeHtml(w.total)}: ${escapeHtml(money(order.total))}</strong></p>` +
+    b2b.map((line) => `<p>${escapeHtml(line)}</p>`).join('') +
+    '</body></html>';
   return { subject: w.confirmationSubject(order.number), text: `${text.join('\n\n')}\n`, html };
 }
 

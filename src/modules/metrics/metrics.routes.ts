@@ -28,6 +28,18 @@ const metricsPlugin: FastifyPluginAsync = async (app) => {
     database: app.database,
     // Read at each scrape: the store's connection is opened after this plugin.
     rateLimitStoreReachable: () => app.rateLimitRedis === undefined || app.rateLimitRedis.status === 'ready',
+    // Read at each scrape: the cache is installed after this plugin.
+    answerCache: () => {
+      const answers = app.responseCache?.answers;
+      return (
+        answers && {
+          hits: answers.hits,
+          misses: answers.misses,
+          entries: answers.size,
+          bytes: answers.heldBytes,
+        }
+      );
+    },
   });
   // Root level (fastify-plugin): every route's answers are observed, by route template.
   app.addHook('onResponse', (request, reply, done) => {

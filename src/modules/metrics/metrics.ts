@@ -7,6 +7,15 @@ export interface MetricSources {
   database: Database;
   /** 1 while the rate-limit store answers: Redis when configured, else the in-memory store (always). */
   rateLimitStoreReachable(): boolean;
+  /** The answer cache's counts, when it is on (docs/performance.md, "The shared cache"). */
+  answerCache(): AnswerCacheCounts | undefined;
+}
+
+export interface AnswerCacheCounts {
+  hits: number;
+  misses: number;
+  entries: number;
+  bytes: number;
 }
 
 /** Seconds: most answers take milliseconds; the top buckets catch a sick database (5-20 s timeouts). */
@@ -42,6 +51,7 @@ export class Metrics {
       },
     });
     databaseGauges(sources.database, registers);
+    cacheGauges(sources, registers);
   }
 
   /** `route` is the template (`/rest/product/product/:id`), never the URL: a bounded set of labels. */
@@ -139,4 +149,21 @@ function deliveryOutcomes(database: Database) {
         union all
         select 'mail', ${outcome("'sent', 'logged'")}, count(*)::int from mail_message group by 2`,
   );
+}
+
+function cacheGauges(sources: MetricSources, registers: Registry[]): void {
+  const gauge = (name: string, help: string, read: (c: AnswerCacheCounts) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        const counts = sources.answerCache();
+        if (counts) this.set(read(counts));
+      },
+    });
+  gauge('shop_cache_hits_total', 'Storefront reads answered from the answer cache', (c) => c.hits);
+  gauge('shop_cache_misses_total', 'Cacheable storefront reads the cache could not answer', (c) => c.misses);
+  gauge('shop_cache_entries', 'Answers kept in the answer cache', (c) => c.entries);
+  gauge('shop_cache_bytes', 'Bytes the kept answers hold (bounded by cache.maxMegabytes)', (c) => c.bytes);
 }

@@ -108,10 +108,12 @@ export const salesOrderVat = pgTable(
     vat: integer('vat').notNull(),
     gross: integer('gross').notNull(),
     counted: boolean('counted').notNull().default(true),
+    /** The delivery country (VAT per rate and country, docs/shipping-and-tax.md). */
+    country: text('country').notNull().default(''),
   },
   (t) => [
     primaryKey({ name: 'sales_order_vat_pkey', columns: [t.orderId, t.rate] }),
-    index('sales_order_vat_created_idx').on(t.createdAt, t.rate, t.net, t.vat, t.gross, t.counted),
+    index('sales_order_vat_created_idx').on(t.createdAt, t.rate, t.net, t.vat, t.gross, t.counted, t.country),
   ],
 );
 

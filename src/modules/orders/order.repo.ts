@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { run } from '../../db/statements.ts';
 import { type AfterOrder, afterOrderColumns, afterOrderOf } from './after-order.repo.ts';
@@ -18,6 +18,22 @@ export async function linesOf(db: Db, orderId: number): Promise<SalesOrderLineRo
     .select()
     .from(salesOrderLines)
     .where(eq(salesOrderLines.orderId, orderId))
+    .orderBy(asc(salesOrderLines.id));
+}
+
+/** Orders by id (those that exist), for work over a batch of events. */
+export async function findOrders(db: Db, ids: readonly number[]): Promise<SalesOrderRow[]> {
+  if (ids.length === 0) return [];
+  return db.select().from(salesOrders).where(inArray(salesOrders.id, [...ids]));
+}
+
+/** The lines of several orders, in each order's line order. */
+export async function linesOfOrders(db: Db, orderIds: readonly number[]): Promise<SalesOrderLineRow[]> {
+  if (orderIds.length === 0) return [];
+  return db
+    .select()
+    .from(salesOrderLines)
+    .where(inArray(salesOrderLines.orderId, [...orderIds]))
     .orderBy(asc(salesOrderLines.id));
 }
 

@@ -74,6 +74,9 @@ export const VatEntryJson = Type.Object({
   net: Type.Number(),
   vat: Type.Number(),
   gross: Type.Number(),
+  reverseCharge: Type.Optional(
+    Type.Boolean({ description: 'The one rate-0 entry of a B2B reverse-charged order' }),
+  ),
 });
 
 const PaymentStatus = Type.Union(
@@ -140,6 +143,13 @@ export const OrderJson = Type.Object(
     transport: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]),
     payWay: Type.Union([PayWay, Type.Null()]),
     giftPackaging: Type.Boolean(),
+    vatId: Type.Union([Type.String(), Type.Null()], {
+      description: "The business buyer's VAT id, when given",
+    }),
+    shippingZone: Type.Union(
+      [Type.Object({ zoneId: Type.Integer(), zoneName: Type.String(), rateId: Type.Integer() }), Type.Null()],
+      { description: "The zone and rate that priced the shipping; null for a transport's own price" },
+    ),
     payment: Type.Optional({ ...CardPaymentJson, description: 'The card payment (payWay "card")' }),
     statusHistory: Type.Array(StatusChangeJson, { description: 'Every status move, oldest first' }),
     shipments: Type.Array(ShipmentJson),

@@ -1,3 +1,4 @@
+import { releasePromotionUses } from '../promotions/promotion.repo.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Caller } from '../../http/access.ts';
@@ -97,6 +98,7 @@ async function releaseReservations(tx: Db, order: SalesOrderRow, actor: string):
     await releaseCouponUse(tx, order.couponId);
     await deleteRedemption(tx, order.id);
   }
+  await releasePromotionUses(tx, order.id);
 }
 
 export interface Move {

@@ -20,6 +20,13 @@ import type { PayWayType } from '../pricing/totals.schemas.ts';
 import type { AddressJsonType } from './address.schemas.ts';
 import { PAYMENT_STATUSES } from './payment-states.ts';
 
+/** Which zone and rate priced an order's shipping (docs/shipping-and-tax.md). */
+export interface OrderShippingRate {
+  zoneId: number;
+  zoneName: string;
+  rateId: number;
+}
+
 /**
  * Placed orders ("order" is an SQL keyword, hence sales_order). Every money column and every figure in
  * the jsonb snapshots is in integer cents; the number is derived from the id, so it needs no sequence of
@@ -37,6 +44,8 @@ export const salesOrders = pgTable(
     email: text('email').notNull(),
     status: text('status', { enum: ORDER_STATUSES }).notNull().default('pending'),
     currency: text('currency').notNull(),
+    /** The locale the order was placed in: its e-mails are written in it (docs/translations.md). */
+    locale: text('locale'),
     total: integer('total').notNull(),
     /** Every figure of the quote the order was placed with (cents). */
     totals: jsonb('totals').notNull(),
@@ -50,6 +59,10 @@ export const salesOrders = pgTable(
     transportName: text('transport_name'),
     payWay: text('pay_way').$type<PayWayType>(),
     giftPackaging: boolean('gift_packaging').notNull().default(false),
+    /** The buyer's VAT id (B2B), as given at place-order. */
+    vatId: text('vat_id'),
+    /** The zone and rate that priced the shipping; null for a transport without rates. */
+    shippingRate: jsonb('shipping_rate').$type<OrderShippingRate>(),
     /** The payment's own life cycle (payment-states.ts), beside the order's status. */
     paymentStatus: text('payment_status', { enum: PAYMENT_STATUSES }).notNull().default('pending'),
     paidAmount: integer('paid_amount').notNull().default(0),

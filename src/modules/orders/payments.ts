@@ -68,11 +68,18 @@ export async function applyPayment(
 
 /** order.paid, in the transaction that paid the order: the customer's "payment received" e-mail. */
 export async function announcePaid(tx: Db, order: SalesOrderRow): Promise<void> {
-  await recordEvent(tx, 'order.paid', {
+  await recordEvent(tx, 'order.paid', paidEventPayload(order));
+}
+
+/** What `order.paid` says (docs/events.md). */
+export function paidEventPayload(
+  order: Pick<SalesOrderRow, 'id' | 'number' | 'paidAmount' | 'currency' | 'payWay'>,
+): Record<string, unknown> {
+  return {
     orderId: order.id,
     number: order.number,
     amount: order.paidAmount,
     currency: order.currency,
     payWay: order.payWay,
-  });
+  };
 }

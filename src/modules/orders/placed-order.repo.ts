@@ -23,13 +23,18 @@ const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
 
 /** Inserts the order, returning its row (`returning *`). */
 export function insertOrderSql(order: NewOrder): SQL {
+  // The locale: the one the request asked for, else the customer's own.
+  const locale = sql`coalesce(${order.locale ?? null}::text,
+        (select c.locale from customer c where c.id = ${order.customerId ?? null}::int))`;
   return sql`insert into sales_order (customer_id, email, status, currency, total, totals, address, vat_breakdown,
-        coupon_id, coupon_code, points_spent, transport_id, transport_name, pay_way, gift_packaging)
+        coupon_id, coupon_code, points_spent, transport_id, transport_name, pay_way, gift_packaging, vat_id,
+        shipping_rate, locale)
       values (${order.customerId ?? null}::int, ${order.email}, ${order.status ?? 'pending'}, ${order.currency},
         ${order.total}::int, ${json(order.totals)}, ${json(order.address)}, ${json(order.vatBreakdown)},
         ${order.couponId ?? null}::int, ${order.couponCode ?? null}::text, ${order.pointsSpent ?? 0}::int,
         ${order.transportId ?? null}::int, ${order.transportName ?? null}::text, ${order.payWay ?? null}::text,
-        ${order.giftPackaging ?? false}::boolean)
+        ${order.giftPackaging ?? false}::boolean, ${order.vatId ?? null}::text,
+        ${order.shippingRate ? json(order.shippingRate) : null}::jsonb, ${locale})
       returning *`;
 }
 
@@ -62,7 +67,8 @@ export function storedOrderSql(order: SQL, lines: SQL): SQL {
   return sql`select o.id, o.number, o.customer_id as "customerId", o.email, o.status, o.currency, o.total, o.totals,
       o.address, o.vat_breakdown as "vatBreakdown", o.coupon_id as "couponId", o.coupon_code as "couponCode",
       o.points_spent as "pointsSpent", o.transport_id as "transportId", o.transport_name as "transportName",
-      o.pay_way as "payWay", o.gift_packaging as "giftPackaging", o.payment_status as "paymentStatus",
+      o.pay_way as "payWay", o.gift_packaging as "giftPackaging", o.vat_id as "vatId",
+      o.shipping_rate as "shippingRate", o.payment_status as "paymentStatus",
       o.paid_amount as "paidAmount", o.refunded_amount as "refundedAmount", o.paid_at as "paidAt",
       o.created_at as "createdAt", o.updated_at as "updatedAt",
       (select ${LINES_JSON} from ${lines} l) as lines

@@ -30,3 +30,9 @@ export function recordEventSql(type: EventType, payload: SQL, from?: SQL): SQL {
 export async function recordEvent(db: Db, type: EventType, payload: Record<string, unknown>): Promise<void> {
   await queryRows(db, recordEventSql(type, sql`${JSON.stringify(payload)}::jsonb`));
 }
+
+/** Records events of one type in one statement (a batch of writes), in the batch's transaction. */
+export async function recordEvents(db: Db, type: EventType, payloads: readonly Record<string, unknown>[]): Promise<void> {
+  if (payloads.length === 0) return;
+  await queryRows(db, recordEventSql(type, sql`e.value`, sql`jsonb_array_elements(${JSON.stringify(payloads)}::jsonb) e`));
+}

@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import { and, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { preparedRows } from '../../db/statements.ts';
 import { AppError } from '../../http/errors.ts';
 import { fromCents } from '../../lib/money.ts';
 import { atProvider } from './card-moves.ts';
@@ -52,16 +53,13 @@ export async function startCardPayment(
       idempotencyKey: idempotencyKeyFor(order.id, 'intent'),
     }),
   );
-  await tx.insert(cardPayment).values({
-    orderId: order.id,
-    provider: provider.name,
-    intentId: intent.intentId,
-    clientSecret: intent.clientSecret,
-    status: intent.status,
-    amount: order.total,
-    currency: order.currency,
-    owner,
-  });
+  await preparedRows(
+    tx,
+    'card_payment_create',
+    sql`insert into card_payment (order_id, provider, intent_id, client_secret, status, amount, currency, owner)
+      values (${order.id}::int, ${provider.name}, ${intent.intentId}, ${intent.clientSecret}, ${intent.status},
+        ${order.total}::int, ${order.currency}, ${owner})`,
+  );
   return { provider: provider.name, ...intent, attempts: 0, refunds: [] };
 }
 

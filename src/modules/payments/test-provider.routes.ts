@@ -39,7 +39,8 @@ export const testProviderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: ConfirmBody,
         response,
       },
-      config: { access: access.public() },
+      // The provider's own tables only: the intent and its event.
+      config: { access: access.public(), movesNoVersion: true },
     },
     async (request) =>
       ok(
@@ -61,7 +62,8 @@ export const testProviderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: AuthenticateBody,
         response,
       },
-      config: { access: access.public() },
+      // The provider's own tables only: the intent and its event.
+      config: { access: access.public(), movesNoVersion: true },
     },
     async (request) =>
       ok(

@@ -1,9 +1,7 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import type { CardPaymentStatus } from './payment-events.ts';
-import { testPaymentIntent } from './payments.tables.ts';
-import { emitTestEvent } from './providers/test.ts';
+import { stepTestIntent, type TestIntentStep } from './providers/test.ts';
 
 // The customer's steps at the test provider (docs/payments.md): confirm with a card number, pass
 // or fail 3-D Secure. The answer says where the intent stands; the order learns the outcome only
@@ -21,76 +19,78 @@ export interface StepAnswer {
   declineCode: string | null;
 }
 
-type IntentRow = typeof testPaymentIntent.$inferSelect;
+const SUCCEEDS = {
+  to: { automatic: 'succeeded', manual: 'authorized' },
+  event: { automatic: 'payment.succeeded', manual: 'payment.authorized' },
+} as const;
+const FAILS = {
+  to: { automatic: 'requires_payment_method', manual: 'requires_payment_method' },
+  event: { automatic: 'payment.failed', manual: 'payment.failed' },
+} as const;
+const ASKS_3DS = { to: { automatic: 'requires_action', manual: 'requires_action' } } as const;
 
-/** The intent, locked, when the caller owns it; anyone else is told it does not exist. */
-async function ownIntent(tx: Db, intentId: string, owner: string): Promise<IntentRow> {
-  const [intent] = await tx
-    .select()
-    .from(testPaymentIntent)
-    .where(eq(testPaymentIntent.id, intentId))
-    .for('update');
-  if (!intent || intent.owner !== owner) throw new AppError('NOT_FOUND', 'no such payment intent');
-  return intent;
+/** Runs a step; an intent that is not the caller's does not exist, one elsewhere is a conflict. */
+async function step(
+  db: Db,
+  input: Omit<TestIntentStep, 'to' | 'event'>,
+  move: Pick<TestIntentStep, 'to' | 'event'>,
+  refusal: (status: CardPaymentStatus) => string,
+): Promise<CardPaymentStatus> {
+  const outcome = await stepTestIntent(db, { ...input, ...move });
+  if (outcome.moved && outcome.status) return outcome.status;
+  if (!outcome.status) throw new AppError('NOT_FOUND', 'no such payment intent');
+  if (outcome.status === input.from) {
+    throw new AppError('CONFLICT', 'another step on this intent ran at the same moment');
+  }
+  throw new AppError('CONFLICT', refusal(outcome.status));
 }
 
-async function succeed(tx: Db, intent: IntentRow, now: Date): Promise<StepAnswer> {
-  const status = intent.captureMode === 'manual' ? 'authorized' : 'succeeded';
-  await tx.update(testPaymentIntent).set({ status }).where(eq(testPaymentIntent.id, intent.id));
-  await emitTestEvent(tx, status === 'authorized' ? 'payment.authorized' : 'payment.succeeded', intent, now);
-  return { status, nextAction: null, declineCode: null };
-}
-
-async function decline(tx: Db, intent: IntentRow, code: string, now: Date): Promise<StepAnswer> {
-  // A declined attempt leaves the intent payable: confirming again with another card is the retry.
-  await tx
-    .update(testPaymentIntent)
-    .set({ status: 'requires_payment_method' })
-    .where(eq(testPaymentIntent.id, intent.id));
-  await emitTestEvent(tx, 'payment.failed', intent, now);
-  return { status: 'requires_payment_method', nextAction: null, declineCode: code };
-}
+// A declined attempt leaves the intent payable: confirming again with another card is the retry.
+const declined = (status: CardPaymentStatus, code: string): StepAnswer => ({
+  status,
+  nextAction: null,
+  declineCode: code,
+});
 
 export async function confirmTestIntent(
   db: Db,
   input: { intentId: string; cardNumber: string; owner: string; now: Date },
 ): Promise<StepAnswer> {
-  return db.transaction(async (tx) => {
-    const intent = await ownIntent(tx, input.intentId, input.owner);
-    if (intent.status !== 'requires_payment_method') {
-      throw new AppError(
-        'CONFLICT',
-        `the intent is ${intent.status}: only an unpaid intent can be confirmed`,
-      );
-    }
-    await tx
-      .update(testPaymentIntent)
-      .set({ attempts: intent.attempts + 1 })
-      .where(eq(testPaymentIntent.id, intent.id));
-    if (input.cardNumber === TEST_CARDS.approves) return succeed(tx, intent, input.now);
-    if (input.cardNumber === TEST_CARDS.asksFor3ds) {
-      await tx
-        .update(testPaymentIntent)
-        .set({ status: 'requires_action' })
-        .where(eq(testPaymentIntent.id, intent.id));
-      const url = `/rest/payments/test/authenticate?intentId=${encodeURIComponent(intent.id)}`;
-      return { status: 'requires_action', nextAction: { type: 'redirect', url }, declineCode: null };
-    }
-    const code = input.cardNumber === TEST_CARDS.declines ? 'card_declined' : 'incorrect_number';
-    return decline(tx, intent, code, input.now);
-  });
+  const unpaid = (status: CardPaymentStatus) =>
+    `the intent is ${status}: only an unpaid intent can be confirmed`;
+  const base = {
+    intentId: input.intentId,
+    owner: input.owner,
+    from: 'requires_payment_method',
+    countsAttempt: true,
+    at: input.now,
+  } as const;
+  if (input.cardNumber === TEST_CARDS.approves) {
+    return { status: await step(db, base, SUCCEEDS, unpaid), nextAction: null, declineCode: null };
+  }
+  if (input.cardNumber === TEST_CARDS.asksFor3ds) {
+    const status = await step(db, base, ASKS_3DS, unpaid);
+    const url = `/rest/payments/test/authenticate?intentId=${encodeURIComponent(input.intentId)}`;
+    return { status, nextAction: { type: 'redirect', url }, declineCode: null };
+  }
+  const code = input.cardNumber === TEST_CARDS.declines ? 'card_declined' : 'incorrect_number';
+  return declined(await step(db, base, FAILS, unpaid), code);
 }
 
 export async function authenticateTestIntent(
   db: Db,
   input: { intentId: string; outcome: 'pass' | 'fail'; owner: string; now: Date },
 ): Promise<StepAnswer> {
-  return db.transaction(async (tx) => {
-    const intent = await ownIntent(tx, input.intentId, input.owner);
-    if (intent.status !== 'requires_action') {
-      throw new AppError('CONFLICT', `the intent is ${intent.status}: nothing to authenticate`);
-    }
-    if (input.outcome === 'pass') return succeed(tx, intent, input.now);
-    return decline(tx, intent, 'authentication_failed', input.now);
-  });
+  const waiting = (status: CardPaymentStatus) => `the intent is ${status}: nothing to authenticate`;
+  const base = {
+    intentId: input.intentId,
+    owner: input.owner,
+    from: 'requires_action',
+    countsAttempt: false,
+    at: input.now,
+  } as const;
+  if (input.outcome === 'pass') {
+    return { status: await step(db, base, SUCCEEDS, waiting), nextAction: null, declineCode: null };
+  }
+  return declined(await step(db, base, FAILS, waiting), 'authentication_failed');
 }

@@ -1,25 +1,40 @@
-import { eq } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { preparedRows } from '../../db/statements.ts';
 import { AppError } from '../../http/errors.ts';
 import { refundCardPayment } from './card-moves.ts';
 import { type CardPaymentStatus, decideEvent, type EventDecision } from './payment-events.ts';
-import { cardPayment, paymentEvent } from './payments.tables.ts';
 import { type PaymentKeys, providerNamed } from './providers/index.ts';
 
 // A provider's event, the one way an order learns how its card payment went (docs/payments.md):
 // verified over the raw body, processed once per event id, decided against the order as it stands
 // with its row locked, so concurrent events for one order leave one consistent payment.
 
+/** An order a card intent pays, read with its row locked, and how to carry a decision out on it. */
+export interface LockedOrderPayment {
+  orderId: number;
+  status: string;
+  paymentStatus: string;
+  total: number;
+  currency: string;
+  cardStatus: CardPaymentStatus;
+  /**
+   * Carries a decision out on the locked order (paid, authorized, the trace of a late refund),
+   * with the card payment's own change (`alongside`, a statement of this module's) in the same
+   * statement where it can, else just after.
+   */
+  apply(decision: EventDecision, alongside?: SQL): Promise<void>;
+}
+
 /** What the payments module needs from the orders module; passed in by the module list. */
 export interface OrderPaymentPort {
-  /** Locks the order row and reads what a decision needs; undefined when there is no such order. */
-  lockOrder(
-    tx: Db,
-    orderId: number,
-  ): Promise<{ status: string; paymentStatus: string; total: number; currency: string } | undefined>;
-  /** Carries a decision out on the locked order (paid, authorized). */
-  apply(tx: Db, orderId: number, decision: EventDecision): Promise<void>;
+  /**
+   * Locks the order the intent pays (the order row: every path that moves an order's payment
+   * locks it first, so two events for one order queue up instead of deciding on the same state)
+   * and reads it with its card payment's status; undefined when no order has that intent.
+   */
+  lockOrderPaidBy(tx: Db, intentId: string): Promise<LockedOrderPayment | undefined>;
 }
 
 export interface WebhookOutcome {
@@ -38,46 +53,35 @@ export async function receivePaymentEvent(
   const event = provider.parseEvent(input.rawBody);
   if (!event) return { received: true, duplicate: false };
   return deps.db.transaction(async (tx) => {
-    const [first] = await tx
-      .insert(paymentEvent)
-      .values({ provider: provider.name, eventId: event.id, type: event.type, intentId: event.intentId })
-      .onConflictDoNothing()
-      .returning({ eventId: paymentEvent.eventId });
+    const [first] = await preparedRows<{ eventId: string }>(
+      tx,
+      'payment_event_once',
+      sql`insert into payment_event (provider, event_id, type, intent_id)
+        values (${provider.name}, ${event.id}, ${event.type}, ${event.intentId})
+        on conflict do nothing returning event_id as "eventId"`,
+    );
     if (!first) return { received: true, duplicate: true };
-    const [known] = await tx
-      .select({ orderId: cardPayment.orderId })
-      .from(cardPayment)
-      .where(eq(cardPayment.intentId, event.intentId));
-    if (!known) return { received: true, duplicate: false };
-    // The order row first, then the payment's: every path that moves an order's payment locks in
-    // this order, so two events for one order queue up instead of deciding on the same state.
-    const order = await deps.orders.lockOrder(tx, known.orderId);
-    const [payment] = await tx
-      .select()
-      .from(cardPayment)
-      .where(eq(cardPayment.orderId, known.orderId))
-      .for('update');
-    if (!order || !payment) return { received: true, duplicate: false };
+    const order = await deps.orders.lockOrderPaidBy(tx, event.intentId);
+    if (!order) return { received: true, duplicate: false };
     const decision = decideEvent(
       {
         orderStatus: order.status,
         paymentStatus: order.paymentStatus,
-        cardStatus: payment.status,
+        cardStatus: order.cardStatus,
         totalCents: order.total,
         currency: order.currency,
       },
       event,
     );
-    await deps.orders.apply(tx, known.orderId, decision);
-    const cardStatus = cardStatusAfter(decision, payment.status);
-    if (cardStatus !== payment.status) {
-      await tx
-        .update(cardPayment)
-        .set({ status: cardStatus, updatedAt: input.now })
-        .where(eq(cardPayment.orderId, known.orderId));
-    }
+    const cardStatus = cardStatusAfter(decision, order.cardStatus);
+    const moveCard =
+      cardStatus === order.cardStatus
+        ? undefined
+        : sql`update card_payment set status = ${cardStatus}, updated_at = ${input.now}
+            where order_id = ${order.orderId}`;
+    await order.apply(decision, moveCard);
     if (decision.kind === 'refund_late') {
-      await refundCardPayment(tx, deps.config, known.orderId, event.amountCents);
+      await refundCardPayment(tx, deps.config, order.orderId, event.amountCents);
     }
     return { received: true, duplicate: false };
   });

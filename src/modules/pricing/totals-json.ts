@@ -13,6 +13,8 @@ export type TotalsFigures = Pick<
   | 'overweightCost'
   | 'deliveryCost'
   | 'couponDiscount'
+  | 'promotionDiscount'
+  | 'promotions'
   | 'giftPackagingCost'
   | 'giftDiscount'
   | 'pointsSpend'
@@ -20,7 +22,7 @@ export type TotalsFigures = Pick<
   | 'payableBeforePoints'
   | 'loyalty'
   | 'total'
->;
+> & { reverseChargeVat?: number };
 
 export function figuresOf(t: TotalsResult): TotalsFigures {
   return {
@@ -30,6 +32,8 @@ export function figuresOf(t: TotalsResult): TotalsFigures {
     overweightCost: t.overweightCost,
     deliveryCost: t.deliveryCost,
     couponDiscount: t.couponDiscount,
+    promotionDiscount: t.promotionDiscount,
+    promotions: t.promotions,
     giftPackagingCost: t.giftPackagingCost,
     giftDiscount: t.giftDiscount,
     pointsSpend: t.pointsSpend,
@@ -37,6 +41,9 @@ export function figuresOf(t: TotalsResult): TotalsFigures {
     payableBeforePoints: t.payableBeforePoints,
     loyalty: t.loyalty,
     total: t.total,
+    ...(t.reverseChargeVat || t.vatBreakdown.some((v) => v.reverseCharge)
+      ? { reverseChargeVat: t.reverseChargeVat }
+      : {}),
   };
 }
 
@@ -51,13 +58,16 @@ function loyaltyJson(l: LoyaltySummary): TotalsJson['loyalty'] {
 /** Cents → decimals for every money figure; counts and points stay integers. */
 export function figuresJson(
   f: TotalsFigures,
-): Omit<TotalsJson, 'couponError' | 'giftErrors' | 'unavailableProducts'> {
-  return {
+): Omit<TotalsJson, 'couponError' | 'giftErrors' | 'unavailableProducts' | 'vatIdError' | 'shippingZone'> {
+  const json: Omit<TotalsJson, 'couponError' | 'giftErrors' | 'unavailableProducts'> = {
     subtotal: fromCents(f.subtotal),
     itemCount: f.itemCount,
     shippingCost: fromCents(f.shippingCost),
     overweightCost: fromCents(f.overweightCost),
     deliveryCost: fromCents(f.deliveryCost),
+    // Orders placed before cart promotions existed carry neither figure.
+    promotionDiscount: fromCents(f.promotionDiscount ?? 0),
+    promotions: (f.promotions ?? []).map((p) => ({ id: p.id, name: p.name, amount: fromCents(p.amount) })),
     couponDiscount: fromCents(f.couponDiscount),
     giftPackagingCost: fromCents(f.giftPackagingCost),
     giftDiscount: fromCents(f.giftDiscount),
@@ -67,6 +77,8 @@ export function figuresJson(
     loyalty: loyaltyJson(f.loyalty),
     total: fromCents(f.total),
   };
+  if (f.reverseChargeVat !== undefined) json.reverseChargeVat = fromCents(f.reverseChargeVat);
+  return json;
 }
 
 /** The totals answer: the figures, plus why a coupon, a gift or a cart line was left out. */

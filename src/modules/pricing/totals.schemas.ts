@@ -31,6 +31,15 @@ export const totalsFields = {
   countryAlpha2: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$' })),
   countyAlpha: Type.Optional(Type.String({ minLength: 1, maxLength: 10, pattern: '^[A-Za-z0-9-]+$' })),
   postalCode: Type.Optional(Type.String({ minLength: 1, maxLength: 16, pattern: '^[A-Za-z0-9 -]+$' })),
+  vatId: Type.Optional(
+    Type.String({
+      minLength: 4,
+      maxLength: 20,
+      pattern: '^[A-Za-z]{2}[A-Za-z0-9 .+*-]{2,18}$',
+      description:
+        "A business buyer's EU VAT id (EL094014201); with the setting b2b_reverse_charge it may earn the reverse charge",
+    }),
+  ),
   payWay: Type.Optional(PayWay),
   redeemPoints: Type.Optional(Type.Boolean()),
   giftPackaging: Type.Optional(Type.Boolean()),
@@ -69,14 +78,26 @@ const totalsProperties = {
   shippingCost: Money('Shipping, overweight included'),
   overweightCost: Money('Already inside shippingCost: never add it again'),
   deliveryCost: Money('Cash-on-delivery fee'),
-  couponDiscount: Money('Coupon amount deducted from the goods before shipping'),
+  promotionDiscount: Money('Cart promotions deducted from the goods, before the coupon and shipping'),
+  promotions: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      amount: Money('What this promotion took off'),
+    }),
+    { description: 'The cart promotions applied, in the order they applied' },
+  ),
+  couponDiscount: Money('Coupon amount deducted from the goods (after the cart promotions) before shipping'),
   giftPackagingCost: Money('Charged on top'),
   giftDiscount: Money('Value of the accepted gifts, which are free'),
   pointsSpend: Type.Integer({ description: 'Points spent' }),
   pointsCash: Money('Cash value of the points spent'),
   payableBeforePoints: Money('The total before points: not a term of total'),
   loyalty: LoyaltyJson,
-  total: Money('The amount charged: payableBeforePoints − pointsCash'),
+  total: Money('The amount charged: payableBeforePoints − pointsCash − reverseChargeVat'),
+  reverseChargeVat: Type.Optional(
+    Money('Present under the B2B reverse charge: the VAT not charged, already taken off total'),
+  ),
 };
 
 /** The bare totals object (no envelope), with why anything was left out. */
@@ -86,13 +107,25 @@ export const TotalsResponse = Type.Object(
     couponError: Type.Optional(
       Type.String({
         description:
-          "Present when the cart's coupon was left out: COUPON_UNKNOWN, COUPON_INACTIVE, COUPON_NOT_STARTED, COUPON_EXPIRED, COUPON_USED_UP, COUPON_CUSTOMER_LIMIT or COUPON_MIN_SUBTOTAL",
+          "Present when the cart's coupon was left out: COUPON_UNKNOWN, COUPON_INACTIVE, COUPON_NOT_STARTED, COUPON_EXPIRED, COUPON_USED_UP, COUPON_CUSTOMER_LIMIT, COUPON_MIN_SUBTOTAL or COUPON_NOT_COMBINABLE (an applied promotion does not combine with coupons)",
       }),
     ),
     giftErrors: Type.Optional(
       Type.Array(GiftErrorJson, {
         description: 'Present when a selected gift was left out, one entry per gift',
       }),
+    ),
+    vatIdError: Type.Optional(
+      Type.String({
+        description:
+          'Present when the vatId given did not earn the reverse charge: REVERSE_CHARGE_OFF, VAT_ID_DOMESTIC, VAT_ID_COUNTRY_MISMATCH or VAT_ID_UNVERIFIED (VAT is charged)',
+      }),
+    ),
+    shippingZone: Type.Optional(
+      Type.Object(
+        { zoneId: Type.Integer(), zoneName: Type.String(), rateId: Type.Integer() },
+        { description: "Present when a shipping zone's rate priced the shipping" },
+      ),
     ),
     unavailableProducts: Type.Optional(
       Type.Array(Type.Integer(), {

@@ -4,9 +4,18 @@
 
 import { assertCents, percentOf, sumCents } from '../../lib/money.ts';
 import { type AcceptedGift, type GiftError, priceGifts, type SelectedGift } from './gifts.ts';
+import {
+  type AppliedPromotion,
+  applyCartPromotions,
+  type CartPromotion,
+  NO_PROMOTIONS,
+  type PromotionOutcome,
+} from './promotion-rules.ts';
 import { computeLoyalty, type LoyaltyInput, type LoyaltySummary, NO_LOYALTY } from './points.ts';
 import { assertCount, toGrams } from './quantities.ts';
 import { type VatBreakdownEntry, vatBreakdown } from './vat.ts';
+import { bandCost, startedKg, type WeightBand } from './weight-bands.ts';
+import { reverseCharge } from './reverse-charge.ts';
 
 export type { LoyaltyInput, LoyaltySummary } from './points.ts';
 export type { VatBreakdownEntry } from './vat.ts';
@@ -23,6 +32,9 @@ export interface TotalsLine {
   weightKg: number;
   /** VAT percent, e.g. 19 or 5.5. */
   vatRate: number;
+  /** For cart promotions' conditions: the product's category and those above it, and its brand. */
+  categoryPath?: readonly number[];
+  brand?: string | null;
 }
 
 export interface TotalsCoupon {
@@ -44,6 +56,8 @@ export interface TotalsTransport {
   includedWeightKg: number;
   overweightPricePerKg: number;
   codFee: number;
+  /** A zone's rate: ascending bands replace price and includedWeightKg (docs/shipping-and-tax.md). */
+  weightBands?: readonly WeightBand[];
 }
 
 export interface TotalsInput {
@@ -58,6 +72,12 @@ export interface TotalsInput {
   redeemPoints?: boolean;
   /** VAT rate of shipping, delivery and packaging; defaults to the highest rate among the lines. */
   shippingVatRate?: number;
+  /** A business buyer of another EU country: the VAT of every rate is not charged. */
+  reverseCharge?: boolean;
+  /** The cart promotions running now (docs/promotions.md); applied before the coupon. */
+  cartPromotions?: readonly CartPromotion[];
+  /** Whether the buyer is a signed-in customer (promotions for customers only). */
+  isCustomer?: boolean;
 }
 
 /** Every money figure in cents; `weightKg` in kg (exact to the gram). */
@@ -70,6 +90,9 @@ export interface TotalsResult {
   overweightCost: number;
   deliveryCost: number;
   couponDiscount: number;
+  /** Σ of the cart promotions applied, taken off before the coupon. */
+  promotionDiscount: number;
+  promotions: AppliedPromotion[];
   giftPackagingCost: number;
   giftDiscount: number;
   merchandise: number;
@@ -78,6 +101,8 @@ export interface TotalsResult {
   pointsCash: number;
   payableBeforePoints: number;
   total: number;
+  /** The VAT not charged under the reverse charge (0 otherwise); total is net of it. */
+  reverseChargeVat: number;
   loyalty: LoyaltySummary;
   appliedCoupon: string | null;
   couponError: string | null;
@@ -92,12 +117,16 @@ interface CouponOutcome {
   couponDiscount: number;
 }
 
-/** The coupon comes off the goods (gifts excluded), never below zero. */
-function applyCoupon(coupon: TotalsCoupon | null, goods: number): CouponOutcome {
+/**
+ * The coupon comes off the goods (gifts excluded) after the cart promotions, never below zero; a
+ * promotion that does not combine with coupons leaves it out.
+ */
+function applyCoupon(coupon: TotalsCoupon | null, goods: number, blocked: boolean): CouponOutcome {
   if (coupon === null) return { appliedCoupon: null, couponError: null, couponDiscount: 0 };
   if (!coupon.valid) {
     return { appliedCoupon: null, couponError: coupon.error ?? 'COUPON_INVALID', couponDiscount: 0 };
   }
+  if (blocked) return { appliedCoupon: null, couponError: 'COUPON_NOT_COMBINABLE', couponDiscount: 0 };
   if (assertCents(coupon.minSubtotal, 'coupon minSubtotal') > goods) {
     return { appliedCoupon: null, couponError: 'COUPON_MIN_SUBTOTAL', couponDiscount: 0 };
   }
@@ -122,8 +151,12 @@ function computeShipping(
   if (threshold !== null && merchandise >= assertCents(threshold, 'freeShippingThreshold')) {
     return { shippingCost: 0, overweightCost: 0 };
   }
+  if (transport.weightBands?.length) {
+    const band = bandCost(transport.weightBands, grams, assertCents(transport.overweightPricePerKg));
+    return { shippingCost: band.cost, overweightCost: band.overweight };
+  }
   const excess = Math.max(0, grams - toGrams(transport.includedWeightKg, 'includedWeightKg'));
-  const extraKg = (excess - (excess % 1000)) / 1000 + (excess % 1000 > 0 ? 1 : 0);
+  const extraKg = startedKg(excess);
   const overweightCost = assertCents(extraKg * assertCents(transport.overweightPricePerKg), 'overweightCost');
   return {
     shippingCost: assertCents(assertCents(transport.price) + overweightCost, 'shippingCost'),
@@ -138,15 +171,17 @@ interface CartFigures {
   goodsByRate: Map<number, number>;
 }
 
-function sumLines(lines: readonly TotalsLine[]): CartFigures {
+/** The goods and weight of the lines; `goodsByRate` holds each line less its promotions' share. */
+function sumLines(lines: readonly TotalsLine[], promotionShares: readonly number[]): CartFigures {
   const figures: CartFigures = { goods: 0, grams: 0, qty: 0, goodsByRate: new Map() };
-  for (const line of lines) {
+  for (const [index, line] of lines.entries()) {
     const lineTotal = assertCents(assertCents(line.unitPrice, 'unitPrice') * assertCount(line.qty, 'qty'));
+    const afterPromotions = lineTotal - (promotionShares[index] ?? 0);
     figures.goods = sumCents([figures.goods, lineTotal], 'goods');
     figures.grams = sumCents([figures.grams, toGrams(line.weightKg, 'weightKg') * line.qty], 'weight');
     figures.qty += line.qty;
     if (line.qty > 0) {
-      figures.goodsByRate.set(line.vatRate, (figures.goodsByRate.get(line.vatRate) ?? 0) + lineTotal);
+      figures.goodsByRate.set(line.vatRate, (figures.goodsByRate.get(line.vatRate) ?? 0) + afterPromotions);
     }
   }
   return figures;
@@ -178,12 +213,26 @@ function computeCharges(input: TotalsInput, merchandise: number, grams: number, 
  * VAT choice: shipping, delivery and packaging are taxed at `shippingVatRate`, by default the highest
  * rate among the lines (the "main service" rule; it never under-declares VAT on a mixed cart).
  */
+function promotionsOf(input: TotalsInput): PromotionOutcome {
+  if (!input.cartPromotions?.length) return NO_PROMOTIONS;
+  const lines = input.lines.map((l) => ({
+    productId: l.productId,
+    categoryPath: l.categoryPath ?? [],
+    brand: l.brand ?? null,
+    unitPrice: l.unitPrice,
+    qty: l.qty,
+  }));
+  return applyCartPromotions(input.cartPromotions, lines, input.isCustomer === true);
+}
+
 export function computeTotals(input: TotalsInput): TotalsResult {
-  const cart = sumLines(input.lines);
+  const promotions = promotionsOf(input);
+  const cart = sumLines(input.lines, promotions.perLine);
   const empty = cart.qty === 0;
   const gifts = priceGifts(input.selectedGifts ?? [], cart.goods, empty);
-  const coupon = applyCoupon(input.coupon ?? null, cart.goods);
-  const merchandise = cart.goods - coupon.couponDiscount;
+  const afterPromotions = cart.goods - promotions.discount;
+  const coupon = applyCoupon(input.coupon ?? null, afterPromotions, promotions.couponBlocked);
+  const merchandise = afterPromotions - coupon.couponDiscount;
   const grams = cart.grams + gifts.grams;
   const charges = computeCharges(input, merchandise, grams, empty);
   const surcharge = charges.shippingCost + charges.deliveryCost + charges.giftPackagingCost;
@@ -198,6 +247,7 @@ export function computeTotals(input: TotalsInput): TotalsResult {
     surchargeRate: input.shippingVatRate ?? highestRate(cart.goodsByRate.keys()),
     pointsCash,
   });
+  const reversed = input.reverseCharge ? reverseCharge(vat) : { reverseChargeVat: 0, vatBreakdown: vat };
   return {
     subtotal: sumCents([cart.goods, gifts.value], 'subtotal'),
     itemCount: cart.qty + gifts.qty,
@@ -205,18 +255,21 @@ export function computeTotals(input: TotalsInput): TotalsResult {
     giftValue: gifts.value,
     ...charges,
     couponDiscount: coupon.couponDiscount,
+    promotionDiscount: promotions.discount,
+    promotions: promotions.applied,
     giftDiscount: gifts.value,
     merchandise,
     weightKg: grams / 1000,
     pointsSpend: redeem ? loyalty.redeemablePoints : 0,
     pointsCash,
     payableBeforePoints,
-    total: payableBeforePoints - pointsCash,
+    total: payableBeforePoints - pointsCash - reversed.reverseChargeVat,
+    reverseChargeVat: reversed.reverseChargeVat,
     loyalty,
     appliedCoupon: coupon.appliedCoupon,
     couponError: coupon.couponError,
     acceptedGifts: gifts.accepted,
     giftErrors: gifts.errors,
-    vatBreakdown: vat,
+    vatBreakdown: reversed.vatBreakdown,
   };
 }

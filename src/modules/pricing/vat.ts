@@ -6,6 +6,8 @@ export interface VatBreakdownEntry {
   net: number;
   vat: number;
   gross: number;
+  /** Set on the one rate-0 entry of a reverse-charged order (docs/shipping-and-tax.md). */
+  reverseCharge?: true;
 }
 
 export interface VatBreakdownInput {

@@ -75,9 +75,10 @@ export const giftResource: Resource = defineResource({
   entity: 'gift',
   description: 'gift rules',
   table: gifts,
+  translations: gifts.translations,
   fields: {
     id: field.id(gifts.id),
-    name: field.text(gifts.name, { create: 'optional', maxLength: 200 }),
+    name: field.text(gifts.name, { create: 'optional', translatable: true, maxLength: 200 }),
     productIds: field.intArray(gifts.productIds, {
       create: 'required',
       maxItems: 200,

@@ -10,7 +10,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { timestamps } from '../../db/columns.ts';
+import { timestamps, translations } from '../../db/columns.ts';
 
 /**
  * Coupons. `value` is stored in hundredths of its unit, as an integer: cents for a fixed coupon
@@ -52,6 +52,7 @@ export const gifts = pgTable(
     minSubtotal: integer('min_subtotal').notNull().default(0),
     maxQty: integer('max_qty').notNull().default(1),
     active: boolean('active').notNull().default(true),
+    translations: translations(),
     ...timestamps,
   },
   (t) => [check('gift_max_qty_check', sql`${t.maxQty} >= 1`)],

@@ -8,7 +8,7 @@ import type { Interval, Period } from './report-period.ts';
 // shop's time zone: an instant is turned into the zone's local time before it is truncated.
 
 /** `created_at` of `table` inside the period, as bounds the created_at index can use. */
-function within(column: SQL, p: Period): SQL {
+export function within(column: SQL, p: Period): SQL {
   return sql`${column} >= (${p.from}::timestamp at time zone ${p.timeZone})
     and ${column} < (${p.toExclusive}::timestamp at time zone ${p.timeZone})`;
 }
@@ -20,6 +20,11 @@ export interface VatRow {
   gross: number;
 }
 
+/** One VAT rate of one delivery country (destination VAT, docs/shipping-and-tax.md). */
+export interface CountryVatRow extends VatRow {
+  country: string;
+}
+
 export interface SalesRow {
   period: string;
   orders: number;
@@ -27,6 +32,7 @@ export interface SalesRow {
   gross: number;
   net: number;
   vat: VatRow[];
+  vatByCountry: CountryVatRow[];
   discounts: number;
   shipping: number;
   delivery: number;
@@ -64,6 +70,16 @@ export async function salesReport(db: Db, p: Period, interval: Interval): Promis
       select bucket, sum(net)::float8 as net,
         json_agg(json_build_object('rate', rate, 'net', net, 'vat', vat, 'gross', gross) order by rate) as vat
       from per_rate group by bucket
+    ), per_country as (
+      select ${bucket(sql`v.created_at`)} as bucket, v.country, v.rate::float8 as rate, sum(v.net)::float8 as net,
+        sum(v.vat)::float8 as vat, sum(v.gross)::float8 as gross
+      from sales_order_vat v
+      where ${within(sql`v.created_at`, p)} and v.counted
+      group by 1, 2, 3
+    ), countries as (
+      select bucket, json_agg(json_build_object('country', country, 'rate', rate, 'net', net, 'vat', vat,
+        'gross', gross) order by country, rate) as vat_by_country
+      from per_country group by bucket
     ), refunds as (
       select ${bucket(sql`created_at`)} as bucket, count(*)::int as returns, sum(amount)::float8 as refunds
       from order_return where ${within(sql`created_at`, p)}
@@ -74,12 +90,13 @@ export async function salesReport(db: Db, p: Period, interval: Interval): Promis
     )
     select to_char(b.bucket, 'YYYY-MM-DD') as period, coalesce(f.orders, 0) as orders,
       coalesce(f.items, 0) as items, coalesce(f.gross, 0) as gross, coalesce(r.net, 0) as net,
-      coalesce(r.vat, '[]') as vat, coalesce(f.discounts, 0) as discounts,
+      coalesce(r.vat, '[]') as vat, coalesce(c.vat_by_country, '[]') as "vatByCountry",
+      coalesce(f.discounts, 0) as discounts,
       coalesce(f.shipping, 0) as shipping, coalesce(f.delivery, 0) as delivery,
       coalesce(f.gift_packaging, 0) as "giftPackaging", coalesce(f.points_cash, 0) as "pointsCash",
       coalesce(x.returns, 0) as returns, coalesce(x.refunds, 0) as refunds
     from buckets b left join figures f using (bucket) left join rates r using (bucket)
-      left join refunds x using (bucket)
+      left join countries c using (bucket) left join refunds x using (bucket)
     order by b.bucket`,
   );
 }

@@ -7,6 +7,7 @@ import { Envelope, ok } from '../../http/envelope.ts';
 import { neverStored } from '../../http/no-store.ts';
 import { hasAnyRole, Role } from '../../http/roles.ts';
 import { exportOrdersCsv } from './order-export.ts';
+import { PromotionUseJson, promotionsCsv, promotionsReport } from './promotions-report.ts';
 import { OrderFilterQuery as ExportQuery } from '../orders/order.schemas.ts';
 import {
   CouponUseJson,
@@ -105,7 +106,7 @@ function salesRoutes(app: TypedApp, deps: ReportDeps): void {
   );
 }
 
-/** Coupon use and loyalty points. */
+/** Coupon use, cart promotions and loyalty points. */
 function promotionRoutes(app: TypedApp, deps: ReportDeps): void {
   app.get(
     '/rest/report/coupons',
@@ -124,6 +125,24 @@ function promotionRoutes(app: TypedApp, deps: ReportDeps): void {
       const withCodes = request.caller.kind === 'admin' && hasAnyRole(request.caller.roles, [Role.Admin]);
       const rows = await couponsReport(deps, request.query, withCodes);
       return wantsCsv(request) ? sendCsv(reply, 'coupons', couponsCsv(rows, withCodes)) : ok(rows);
+    },
+  );
+
+  app.get(
+    '/rest/report/promotions',
+    {
+      schema: {
+        tags,
+        operationId: 'getPromotionsReport',
+        summary: 'Cart promotions in the period: orders, the discount each gave, their totals',
+        querystring: PeriodQuery,
+        response: jsonOrCsv(Type.Array(PromotionUseJson)),
+      },
+      config: { access: access.admin(Role.Admin, Role.Reporting, Role.Marketing) },
+    },
+    async (request, reply) => {
+      const rows = await promotionsReport(deps, request.query);
+      return wantsCsv(request) ? sendCsv(reply, 'promotions', promotionsCsv(rows)) : ok(rows);
     },
   );
 

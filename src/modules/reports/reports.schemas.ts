@@ -45,6 +45,10 @@ export const SalesBucketJson = Type.Object({
   net: Money('gross less VAT'),
   vatTotal: Money('Σ VAT over the rates'),
   vat: Type.Array(VatJson, { description: 'Per VAT rate; Σ gross = gross' }),
+  vatByCountry: Type.Array(
+    Type.Object({ country: Type.String({ description: 'Delivery country (alpha-2)' }), ...VatJson.properties }),
+    { description: 'Per delivery country and VAT rate (destination VAT); Σ gross = gross' },
+  ),
   discounts: Money('Coupon discounts'),
   shipping: Money('Shipping (overweight included)'),
   delivery: Money('Cash-on-delivery fees'),

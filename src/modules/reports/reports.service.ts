@@ -13,7 +13,7 @@ export interface ReportDeps {
 
 const money = (cents: number) => fromCents(cents);
 
-async function periodFor(deps: ReportDeps, query: { from?: string; to?: string }) {
+export async function periodFor(deps: ReportDeps, query: { from?: string; to?: string }) {
   const timeZone = await getSetting(deps.db, deps.config, 'timezone');
   const period = periodOf(query, timeZone);
   const to = new Date(Date.parse(`${period.toExclusive}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
@@ -38,6 +38,13 @@ export async function sales(deps: ReportDeps, query: { from?: string; to?: strin
       net: money(r.net),
       vatTotal: money(r.gross - r.net),
       vat: r.vat.map((v) => ({ rate: v.rate, net: money(v.net), vat: money(v.vat), gross: money(v.gross) })),
+      vatByCountry: r.vatByCountry.map((v) => ({
+        country: v.country,
+        rate: v.rate,
+        net: money(v.net),
+        vat: money(v.vat),
+        gross: money(v.gross),
+      })),
       discounts: money(r.discounts),
       shipping: money(r.shipping),
       delivery: money(r.delivery),

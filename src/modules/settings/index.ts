@@ -3,12 +3,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access, adminSubOf } from '../../http/access.ts';
 import { Envelope, ListEnvelope, ok, okList } from '../../http/envelope.ts';
 import { errorResponse } from '../../http/openapi.ts';
-import { cachingHook, paginationOf } from '../../resources/index.ts';
+import { cachingHook, paginationOf, servedLocales } from '../../resources/index.ts';
 import { Role } from '../../http/roles.ts';
 import {
   Features,
   featuresOf,
   PutSettingBody,
+  ServedLocales,
   SettingEntry,
   SettingKeyParams,
   StorefrontConfig,
@@ -31,6 +32,8 @@ const backend = { access: access.admin(Role.Developer, Role.Admin) };
 const backendWrite = { ...backend, audit: { entity: 'setting' } };
 const privateAnswer = cachingHook('private');
 const revalidate = cachingHook('revalidate');
+/** What the storefront reads of the settings: the same for every caller, dropped when a setting changes. */
+const storefrontRead = { access: access.public(), cache: { tables: ['setting'], customers: true } };
 const One = Envelope(SettingEntry);
 
 /** The settings registry (back office), the feature flags and the storefront configuration. */
@@ -38,6 +41,7 @@ export const settingsModule: FastifyPluginAsyncTypebox = async (app) => {
   assertConfigSettings(app.config);
   await publishSettingDefaults(app.db, app.config);
   settingReadRoutes(app);
+  localeRoutes(app);
   settingWriteRoutes(app);
   storefrontRoutes(app);
 };
@@ -78,6 +82,28 @@ function settingReadRoutes(app: TypedApp): void {
       onSend: privateAnswer,
     },
     async (request) => ok(await showSetting(app.db, app.config, request.params.key)),
+  );
+}
+
+/** Every back-office user reads the locales served: the screens that edit texts have a tab per locale. */
+function localeRoutes(app: TypedApp): void {
+  app.get(
+    '/rest/system/locales',
+    {
+      schema: {
+        tags,
+        operationId: 'getServedLocales',
+        summary: 'The locales the catalog is served in, the default first',
+        response: { 200: ServedLocales },
+      },
+      config: { access: access.admin() },
+      onSend: privateAnswer,
+    },
+    async () => {
+      const served = servedLocales(await readSettings(app.db, app.config));
+      const others = served.enabled.filter((code) => code !== served.default);
+      return ok({ locales: [served.default, ...others], defaultLocale: served.default });
+    },
   );
 }
 
@@ -139,7 +165,7 @@ function storefrontRoutes(app: TypedApp): void {
         summary: 'Capability flags',
         response: { 200: Features },
       },
-      config: { access: access.public() },
+      config: { ...storefrontRead },
       onSend: revalidate,
     },
     async () => ok(featuresOf(await readSettings(app.db, app.config))),
@@ -156,7 +182,7 @@ function storefrontRoutes(app: TypedApp): void {
           response: { 200: StorefrontConfig },
           querystring: Type.Object({}),
         },
-        config: { access: access.public() },
+        config: { ...storefrontRead },
         onSend: revalidate,
       },
       async () => ok(storefrontConfigOf(await readSettings(app.db, app.config))),

@@ -26,6 +26,8 @@ const Flag = (description: string) => Type.Boolean({ description });
 /** A default text of a Labels setting: English only, other locales added by the operator. */
 const english = (text: string): Record<string, string> => ({ en: text });
 const defaultLocale: 'en' | 'el' = 'en';
+/** A language the catalog may be read in: two lower-case letters (ISO 639-1). */
+const LocaleCode = (description: string) => Type.String({ pattern: '^[a-z]{2}$', description });
 
 export const SETTINGS = {
   rest_max_page_size: {
@@ -118,6 +120,19 @@ export const SETTINGS = {
   feature_gift_packaging: { schema: Flag('features.giftPackaging'), default: true },
   feature_wishlist: { schema: Flag('features.wishlist'), default: true },
   feature_guest_checkout: { schema: Flag('features.guestCheckout'), default: true },
+  locales: {
+    schema: Type.Array(LocaleCode('A locale code'), {
+      minItems: 1,
+      maxItems: 20,
+      uniqueItems: true,
+      description: 'Locales the catalog is served in (docs/translations.md); the default locale is always one',
+    }),
+    default: ['en', 'el'],
+  },
+  default_locale: {
+    schema: LocaleCode("The locale of the entities' own fields, served when the request asks for none"),
+    default: 'en',
+  },
   locale: {
     schema: Type.Union([Type.Literal('en'), Type.Literal('el')], { description: 'Language of e-mails' }),
     default: defaultLocale,
@@ -158,6 +173,24 @@ export const SETTINGS = {
       description: 'product.stock_low when stock falls to it',
     }),
     default: 5,
+  },
+  tax_mode: {
+    schema: Type.Union([Type.Literal('origin'), Type.Literal('destination')], {
+      description:
+        "VAT inside prices: each product's vatRate (origin) or the buyer's country's rate for the product's taxClass (destination)",
+    }),
+    default: 'origin' as 'origin' | 'destination',
+  },
+  shop_country: {
+    schema: Type.String({
+      pattern: '^[A-Z]{2}$',
+      description: "The shop's own country (ISO 3166-1 alpha-2)",
+    }),
+    default: 'GR',
+  },
+  b2b_reverse_charge: {
+    schema: Flag('A business buyer of another EU country with a confirmed VAT id pays the net amount'),
+    default: false,
   },
 } satisfies Record<string, { schema: TSchema; default: unknown }>;
 

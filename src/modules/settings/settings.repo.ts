@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { ONE_ROW, runJson } from '../../db/statements.ts';
 import { settingDefaults, settings } from './settings.tables.ts';
@@ -30,6 +30,15 @@ export function storedSettingsJson() {
   return sql<
     StoredSetting[]
   >`(select coalesce(json_agg(json_build_object('key', s.key, 'value', s.value)), '[]'::json) from ${settings} s)`;
+}
+
+/**
+ * The stored values of a few keys as one JSON object (key → value) inside another statement: the
+ * caller completes and checks them (`mergeSettings`), as the service does with every stored value.
+ */
+export function storedValuesJson(keys: readonly string[]): SQL {
+  const names = keys.map((key) => sql.raw(`'${key}'`));
+  return sql`(select coalesce(json_object_agg(s.key, s.value), '{}'::json) from ${settings} s where s.key in (${sql.join(names, sql`, `)}))`;
 }
 
 /**

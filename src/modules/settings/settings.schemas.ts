@@ -19,6 +19,16 @@ export const PutSettingBody = Type.Object(
   { additionalProperties: false, required: ['value'] },
 );
 
+/** The locales the catalog is served in (docs/translations.md), for every back-office screen that edits texts. */
+export const ServedLocales = Envelope(
+  Type.Object({
+    locales: Type.Array(Type.String({ pattern: '^[a-z]{2}$' }), {
+      description: 'The locales served, the default first (settings locales and default_locale)',
+    }),
+    defaultLocale: Type.String({ pattern: '^[a-z]{2}$', description: "The locale of the entities' own fields" }),
+  }),
+);
+
 export const Features = Envelope(
   Type.Object({
     loyalty: Type.Boolean(),

@@ -23,6 +23,7 @@ import {
   readStoredSetting,
   readStoredSettings,
   settingValueSql,
+  storedValuesJson,
   upsertSetting,
   writeSettingDefaults,
 } from './settings.repo.ts';
@@ -131,6 +132,12 @@ export function settingsSource(config: Config): SettingsSource {
       if (!isSettingKey(key)) throw new Error(`unknown setting ${key}`);
       return settingValueSql(key, kind, configLayer(config)[key]);
     },
+    storedSql: (keys) => storedValuesJson(keys.filter(isSettingKey)),
+    fromStored: (stored) =>
+      mergeSettings(
+        config,
+        Object.entries(stored).map(([key, value]) => ({ key, value })),
+      ),
   };
 }
 

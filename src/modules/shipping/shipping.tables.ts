@@ -1,3 +1,4 @@
+import { translations } from '../../db/columns.ts';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -27,8 +28,11 @@ export const transports = pgTable(
     overweightPricePerKg: integer('overweight_price_per_kg').notNull().default(0),
     /** Cash-on-delivery fee (payWay "delivery"). */
     codFee: integer('cod_fee').notNull().default(0),
+    /** VAT class of shipping under destination VAT; null: the rate of the cart's main goods (docs/checkout.md). */
+    taxClass: text('tax_class'),
     position: integer('position').notNull().default(0),
     active: boolean('active').notNull().default(true),
+    translations: translations(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -37,6 +41,10 @@ export const transports = pgTable(
     check(
       'transport_money_check',
       sql`${t.price} >= 0 and ${t.overweightPricePerKg} >= 0 and ${t.codFee} >= 0 and coalesce(${t.freeShippingThreshold}, 0) >= 0`,
+    ),
+    check(
+      'transport_tax_class_check',
+      sql`${t.taxClass} is null or ${t.taxClass} in ('standard', 'reduced', 'super_reduced', 'zero')`,
     ),
   ],
 );

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
+import { preparedRows } from '../../../db/statements.ts';
 import type { CardPaymentStatus } from '../payment-events.ts';
 import { testPaymentEvent, testPaymentIntent } from '../payments.tables.ts';
 import { checkEventSignature } from '../signature.ts';
@@ -37,6 +38,19 @@ export interface TestEventData {
   data: { intentId: string; orderId: number; amount: number; currency: string };
 }
 
+function eventOf(
+  type: PaymentEvent['type'],
+  intent: { id: string; orderId: number; amount: number; currency: string },
+  at: Date,
+): TestEventData {
+  return {
+    id: `evt_test_${token(18)}`,
+    type,
+    created: Math.floor(at.getTime() / 1000),
+    data: { intentId: intent.id, orderId: intent.orderId, amount: intent.amount, currency: intent.currency },
+  };
+}
+
 /** Writes an event for the queue to deliver (in the transaction of the change it reports). */
 export async function emitTestEvent(
   db: Db,
@@ -44,13 +58,55 @@ export async function emitTestEvent(
   intent: { id: string; orderId: number; amount: number; currency: string },
   at: Date,
 ): Promise<void> {
-  const payload: TestEventData = {
-    id: `evt_test_${token(18)}`,
-    type,
-    created: Math.floor(at.getTime() / 1000),
-    data: { intentId: intent.id, orderId: intent.orderId, amount: intent.amount, currency: intent.currency },
-  };
+  const payload = eventOf(type, intent, at);
   await db.insert(testPaymentEvent).values({ id: payload.id, payload });
+}
+
+/** A customer's step: from which status, to which (and the event it causes) by capture mode. */
+export interface TestIntentStep {
+  intentId: string;
+  owner: string;
+  from: CardPaymentStatus;
+  to: { automatic: CardPaymentStatus; manual: CardPaymentStatus };
+  event?: { automatic: PaymentEvent['type']; manual: PaymentEvent['type'] };
+  countsAttempt: boolean;
+  at: Date;
+}
+
+/**
+ * Takes a step in one statement (no transaction to open): the intent moves only when the caller
+ * owns it and it stands at `from`, and the event is written with the move. Answers the status
+ * after the step, or, when nothing moved, the status it stood at (undefined: not the caller's).
+ */
+export async function stepTestIntent(
+  db: Db,
+  step: TestIntentStep,
+): Promise<{ moved: boolean; status: CardPaymentStatus | undefined }> {
+  const byMode = (values: { automatic: string; manual: string }) =>
+    sql`case when capture_mode = 'manual' then ${values.manual}::text else ${values.automatic}::text end`;
+  const attempts = step.countsAttempt ? sql`, attempts = attempts + 1` : sql``;
+  const eventId = `evt_test_${token(18)}`;
+  const created = Math.floor(step.at.getTime() / 1000);
+  const emitted = step.event
+    ? sql`, emitted as (
+        insert into test_payment_event (id, payload)
+        select ${eventId}, jsonb_build_object('id', ${eventId}::text, 'type', ${byMode(step.event)},
+          'created', ${created}::bigint, 'data', jsonb_build_object('intentId', id,
+          'orderId', order_id, 'amount', amount, 'currency', currency))
+        from moved)`
+    : sql``;
+  const [row] = await preparedRows<{ after: CardPaymentStatus | null; before: CardPaymentStatus | null }>(
+    db,
+    'test_intent_step',
+    sql`with moved as (
+        update test_payment_intent set status = ${byMode(step.to)}${attempts}
+        where id = ${step.intentId} and owner = ${step.owner} and status = ${step.from}
+        returning id, order_id, amount, currency, status, capture_mode)${emitted}
+      select (select status from moved) as after,
+        (select status from test_payment_intent where id = ${step.intentId} and owner = ${step.owner}) as before`,
+  );
+  if (row?.after) return { moved: true, status: row.after };
+  return { moved: false, status: row?.before ?? undefined };
 }
 
 async function moveIntent(db: Db, intentId: string, from: CardPaymentStatus[], to: CardPaymentStatus) {
@@ -64,29 +120,20 @@ async function moveIntent(db: Db, intentId: string, from: CardPaymentStatus[], t
 
 /** An intent per idempotency key: a retried creation answers the intent the first one made. */
 async function createTestIntent(db: Db, request: CreateIntent): Promise<ProviderIntent> {
-  // The idempotency key is unique: a retried creation answers the intent the first one made.
-  await db
-    .insert(testPaymentIntent)
-    .values({
-      id: `pi_test_${token(18)}`,
-      clientSecret: `pi_secret_${token(24)}`,
-      idempotencyKey: request.idempotencyKey,
-      orderId: request.orderId,
-      amount: request.amountCents,
-      currency: request.currency.toLowerCase(),
-      captureMode: request.captureMode,
-      owner: request.owner,
-    })
-    .onConflictDoNothing({ target: testPaymentIntent.idempotencyKey });
-  const [intent] = await db
-    .select()
-    .from(testPaymentIntent)
-    .where(eq(testPaymentIntent.idempotencyKey, request.idempotencyKey));
-  return {
-    intentId: intent.id,
-    clientSecret: intent.clientSecret,
-    status: intent.status as IntentStatus,
-  };
+  // The idempotency key is unique: a retried creation answers the intent the first one made (the
+  // no-op update makes the insert return the row it met).
+  const [intent] = await preparedRows<ProviderIntent>(
+    db,
+    'test_intent_create',
+    sql`insert into test_payment_intent (id, client_secret, idempotency_key, order_id, amount, currency,
+        capture_mode, owner)
+      values (${`pi_test_${token(18)}`}, ${`pi_secret_${token(24)}`}, ${request.idempotencyKey},
+        ${request.orderId}::int, ${request.amountCents}::int, ${request.currency.toLowerCase()},
+        ${request.captureMode}, ${request.owner})
+      on conflict (idempotency_key) do update set idempotency_key = excluded.idempotency_key
+      returning id as "intentId", client_secret as "clientSecret", status`,
+  );
+  return intent;
 }
 
 /** A refund taken once per key and never past the amount. */

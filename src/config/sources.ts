@@ -26,7 +26,13 @@ const ENV_KEYS: Record<string, string[]> = {
   RATE_LIMIT_ENABLED: ['rateLimit', 'enabled'],
   SMTP_URL: ['mail', 'smtpUrl'],
   MAIL_FROM: ['mail', 'from'],
+  MEDIA_DIR: ['media', 'dir'],
+  MEDIA_MAX_BYTES: ['media', 'maxBytes'],
+  IMPORT_MAX_BYTES: ['import', 'maxBytes'],
+  MEDIA_IMAGE_WORKERS: ['media', 'imageWorkers'],
   JOBS_ENABLED: ['jobs', 'enabled'],
+  CACHE_ENABLED: ['cache', 'enabled'],
+  CACHE_MAX_MEGABYTES: ['cache', 'maxMegabytes'],
   METRICS_TOKEN: ['metrics', 'token'],
   METRICS_PORT: ['metrics', 'port'],
   OTEL_EXPORTER_OTLP_ENDPOINT: ['tracing', 'endpoint'],
@@ -54,13 +60,21 @@ function envValue(name: string, raw: string): unknown {
     name === 'SEED_DEMO' ||
     name === 'TRUST_PROXY' ||
     name === 'RATE_LIMIT_ENABLED' ||
-    name === 'JOBS_ENABLED'
+    name === 'JOBS_ENABLED' ||
+    name === 'CACHE_ENABLED'
   ) {
     if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
     if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
     return raw;
   }
-  if (name === 'PORT' || name === 'DATABASE_POOL_SIZE' || name === 'METRICS_PORT')
+  if (
+    name === 'PORT' ||
+    name === 'DATABASE_POOL_SIZE' ||
+    name === 'METRICS_PORT' ||
+    name === 'MEDIA_MAX_BYTES' ||
+    name === 'MEDIA_IMAGE_WORKERS' ||
+    name === 'CACHE_MAX_MEGABYTES'
+  )
     return /^\d+$/.test(raw) ? Number(raw) : raw;
   return raw;
 }

@@ -1,0 +1,25 @@
+CREATE OR REPLACE FUNCTION public.catalog_sale_rebuild()
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  -- Writers of promotions and categories take turns here; each statement below then reads what
+  -- the one before committed, so two concurrent writes never leave a stale row.
+  PERFORM pg_advisory_xact_lock(hashtext('catalog_sale'));
+  DELETE FROM catalog_sale;
+  INSERT INTO catalog_sale (promotion_id, starts_at, ends_at, product_ids, brands, category_ids, percent, value)
+  SELECT p.id, p.starts_at, p.ends_at,
+    nullif(array(SELECT e::integer FROM jsonb_array_elements_text(coalesce(p.conditions -> 'productIds', '[]')) e), '{}'),
+    nullif(array(SELECT e FROM jsonb_array_elements_text(coalesce(p.conditions -> 'brands', '[]')) e), '{}'),
+    CASE WHEN coalesce(jsonb_array_length(p.conditions -> 'categoryIds'), 0) > 0 THEN array(
+      WITH RECURSIVE below(id, depth) AS (
+        SELECT c.id, 1 FROM category c
+        WHERE c.id IN (SELECT e::integer FROM jsonb_array_elements_text(p.conditions -> 'categoryIds') e)
+        UNION
+        SELECT c.id, b.depth + 1 FROM category c JOIN below b ON c.parent_id = b.id WHERE b.depth < 32)
+      SELECT DISTINCT id FROM below) END,
+    p.action ->> 'type' = 'percent', (p.action ->> 'value')::numeric
+  FROM promotion p
+  WHERE p.kind = 'catalog' AND p.active;
+END
+$function$;

@@ -1,0 +1,1 @@
+CREATE TRIGGER setting_version AFTER INSERT OR DELETE OR UPDATE ON setting FOR EACH STATEMENT EXECUTE FUNCTION bump_resource_version('setting');

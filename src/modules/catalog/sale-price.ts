@@ -1,0 +1,59 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { ReadContext } from '../../resources/index.ts';
+import { products, productVariants } from './catalog.tables.ts';
+
+// Catalog promotions (docs/promotions.md) lower the price shoppers see and pay while they run. The
+// statement that reads a price applies them itself (no query of its own, a sale starts and ends at
+// its own times with no write): it reads the running ones from catalog_sale once, as an uncorrelated
+// subquery PostgreSQL evaluates once per statement, and the SQL function sale_price
+// (src/db/functions/sale_price.sql) applies them to each price. The back office reads the stored
+// price (what it edits).
+
+/** The catalog sales running now (an array of catalog_sale rows, each with its categories expanded). */
+const runningSales = sql`(select coalesce(array_agg(s), '{}') from catalog_sale s
+  where (s.starts_at is null or s.starts_at <= now()) and (s.ends_at is null or s.ends_at > now()))`;
+
+/** A price of the product `product` (a product row's columns) under the running sales. */
+function salePriceOf(
+  price: SQL | PgColumn,
+  product: { id: SQL | PgColumn; categoryId: SQL | PgColumn; brand: SQL | PgColumn },
+): SQL<number> {
+  return sql<number>`sale_price(${price}, ${product.id}, ${product.categoryId}, ${product.brand}, ${runningSales})`;
+}
+
+/** A product's price (a stored price of it, or of one of its variants) as a running sale makes it. */
+export function catalogPriceSql(price: SQL | PgColumn): SQL<number> {
+  return salePriceOf(price, products);
+}
+
+/** A product field's price as the caller sees it: the sale price for shoppers, the stored one for the back office. */
+export function shopperPrice(column: PgColumn, ctx: ReadContext): SQL {
+  return ctx.scope === 'backend' ? sql`${column}` : catalogPriceSql(column);
+}
+
+/** A variant's own price (null: the product's) under a running sale, read from the variant's row. */
+export function shopperVariantPrice(column: PgColumn, ctx: ReadContext): SQL {
+  if (ctx.scope === 'backend') return sql`${column}`;
+  const p = { id: sql`p.id`, categoryId: sql`p.category_id`, brand: sql`p.brand` };
+  return sql`(select ${salePriceOf(column, p)} from product p where p.id = ${productVariants.productId})`;
+}
+
+/**
+ * The Omnibus reference price while a sale runs: the lowest price before the reduction, that is the
+ * regular price or its own reference (the lowest of the 30 days before it took effect), whichever
+ * is lower; without a sale the stored reference as before.
+ */
+export function shopperReferencePrice(column: PgColumn, ctx: ReadContext): SQL {
+  if (ctx.scope === 'backend') return sql`${column}`;
+  return sql`case when ${catalogPriceSql(products.price)} < ${products.price}
+    then least(${products.price}, ${column}) else ${column} end`;
+}
+
+/** The sale price of a product now, null without a running sale (the back office's product screen). */
+export const salePriceSql = sql<number | null>`nullif(${catalogPriceSql(products.price)}, ${products.price})`;
+
+/** When the next catalog promotion starts or ends (JSON text of the instant, null when none will): a cache of sale prices lasts until then. */
+export const nextSaleChangeJson = sql<string | null>`(select to_json(min(t)) from (
+    select p.starts_at as t from promotion p where p.kind = 'catalog' and p.active and p.starts_at > now()
+    union all select p.ends_at from promotion p where p.kind = 'catalog' and p.active and p.ends_at > now()) b)`;

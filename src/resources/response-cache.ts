@@ -1,0 +1,203 @@
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  onRequestHookHandler,
+  onSendHookHandler,
+} from 'fastify';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { sendReady } from '../http/send-ready.ts';
+import { AnswerCache, type CachedAnswer } from './answer-cache.ts';
+import { matches } from './caching.ts';
+import { TimeBounds } from './time-bounds.ts';
+import { TableVersions } from './table-versions.ts';
+
+// One cache of storefront answers in the read pipeline (docs/performance.md, "The shared cache"):
+// a route declares the tables its answer reads (`config.cache`); a guest's GET answer (and a
+// customer's, where it does not depend on the customer) is kept as the bytes that were sent,
+// with its ETag, under its URL, scope and language, and served again while none of those tables'
+// versions moved. A hit is a lookup and a write to the socket: no validation, no handler.
+
+export interface CacheDeclaration {
+  /** Every table the answer reads (resource_version names): a write to any drops it. */
+  tables: readonly string[];
+  /** The answer to a customer token is the same for every customer, so it is kept too. */
+  customers?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    cache?: CacheDeclaration;
+    /**
+     * A write route that writes no table a cached answer reads (none with a resource_version):
+     * it answers without reading the versions again, since its write cannot have moved one.
+     */
+    movesNoVersion?: true;
+  }
+  interface FastifyInstance {
+    /** The answer cache and the table versions it checks (absent when `cache.enabled` is off). */
+    responseCache?: { answers: AnswerCache; versions: TableVersions; timeBounds: TimeBounds };
+  }
+  interface FastifyRequest {
+    /** The key and table stamps of a cacheable read that missed, set before its handler runs. */
+    cacheMiss: { key: string; tables: readonly string[]; stamps: number[]; finished(): void } | null;
+  }
+}
+
+/** How long a request waits for another request's read of the same key before reading itself. */
+const WAIT_AT_MOST_MS = 2000;
+
+/** The headers a kept answer is sent with again: those its route's onSend hooks set (caching.ts). */
+const KEPT_HEADERS = ['content-type', 'etag', 'cache-control', 'content-language', 'vary'] as const;
+
+/**
+ * The one key of an answer. The language is the raw Accept-Language for now (a `locale` query is
+ * part of the URL already).
+ */
+export function cacheKey(request: FastifyRequest, scope: 'guest' | 'customer'): string {
+  return `${scope}\n${request.headers['accept-language'] ?? ''}\n${request.url}`;
+}
+
+function scopeToCache(request: FastifyRequest, declaration: CacheDeclaration): 'guest' | 'customer' | null {
+  const kind = request.caller.kind;
+  if (kind === 'guest') return 'guest';
+  return kind === 'customer' && declaration.customers ? 'customer' : null;
+}
+
+/** Installs the cache when `cache.enabled`: route hooks, the versions' listener, its stop. */
+export async function installResponseCache(app: FastifyInstance, config: Config, database: Database) {
+  if (!config.cache.enabled) return;
+  const answers = new AnswerCache(config.cache.maxMegabytes * 1024 * 1024);
+  const versions = new TableVersions(database.db, () => answers.clear());
+  // Listening starts when the app is ready: a start that fails before leaves no connection open.
+  app.addHook('onReady', () => versions.start(database));
+  const timeBounds = new TimeBounds(versions);
+  app.decorate('responseCache', { answers, versions, timeBounds });
+  app.decorateRequest('cacheMiss', null);
+  app.addHook('onClose', async () => versions.stop());
+  app.addHook('onRoute', (route) => {
+    const declaration = route.config?.cache;
+    const methods = [route.method].flat();
+    if (declaration && methods.includes('GET')) {
+      route.onRequest = [route.onRequest ?? []].flat().concat(lookup(declaration, answers, versions, timeBounds));
+      route.onSend = [route.onSend ?? []].flat().concat(keep(declaration, answers, versions, timeBounds));
+    } else if (!methods.every((m) => m === 'GET' || m === 'HEAD') && !route.config?.movesNoVersion) {
+      route.onSend = [route.onSend ?? []].flat().concat(refreshAfterWrite(versions, answers));
+    }
+  });
+}
+
+/**
+ * onRequest: a kept answer whose tables have not moved is sent as it is; a miss notes its stamps.
+ * While one read of a key is under way, the same key's other requests wait for its answer rather
+ * than read too (after a write, every connection asks the changed page at once).
+ */
+function lookup(
+  declaration: CacheDeclaration,
+  answers: AnswerCache,
+  versions: TableVersions,
+  timeBounds: TimeBounds,
+): onRequestHookHandler {
+  const reading = new Map<string, Promise<void>>();
+  const answerFromCache = (key: string, request: FastifyRequest, reply: FastifyReply): boolean => {
+    const entry = answers.get(key);
+    if (entry === undefined || !versions.unchanged(entry.tables, entry.stamps)) return false;
+    if (entry.until !== null && Date.now() >= entry.until) return false;
+    answers.hits++;
+    sendKept(entry, request, reply);
+    return true;
+  };
+  const read = (request: FastifyRequest, key: string, done: HookHandlerDoneFunction) => {
+    answers.misses++;
+    let resolve = () => {};
+    const underWay = new Promise<void>((r) => {
+      resolve = r;
+    });
+    reading.set(key, underWay);
+    // Waiters never wait on an answer that is never sent: they read themselves after a while.
+    const timer = setTimeout(() => finish(), WAIT_AT_MOST_MS).unref();
+    const finish = () => {
+      clearTimeout(timer);
+      if (reading.get(key) === underWay) reading.delete(key);
+      resolve();
+    };
+    // Taken before the read: a write committed meanwhile moves a stamp, and the answer is dropped.
+    const tables = timeBounds.widen(declaration.tables);
+    request.cacheMiss = { key, tables, stamps: versions.stampsOf(tables), finished: finish };
+    done();
+  };
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const scope = request.method === 'GET' && versions.live ? scopeToCache(request, declaration) : null;
+    if (scope === null) return done();
+    const key = cacheKey(request, scope);
+    if (answerFromCache(key, request, reply)) return;
+    const underWay = reading.get(key);
+    if (underWay === undefined) return read(request, key, done);
+    underWay.then(() => {
+      if (!answerFromCache(key, request, reply)) read(request, key, done);
+    });
+  };
+}
+
+/** A hit: the kept bytes with the headers its route's onSend hooks set when it was read. */
+function sendKept(entry: CachedAnswer, request: FastifyRequest, reply: FastifyReply): void {
+  const etag = entry.headers.etag;
+  const ifNoneMatch = request.headers['if-none-match'];
+  const notModified = typeof ifNoneMatch === 'string' && etag !== undefined && matches(ifNoneMatch, etag);
+  sendReady(reply, entry.body, entry.headers, notModified);
+}
+
+/** onSend, after the route's caching headers: keeps a successful answer as its bytes. */
+function keep(
+  _declaration: CacheDeclaration,
+  answers: AnswerCache,
+  versions: TableVersions,
+  timeBounds: TimeBounds,
+): onSendHookHandler {
+  return (request, reply, payload, done) => {
+    const miss = request.cacheMiss;
+    if (miss === null) return done(null, payload);
+    request.cacheMiss = null;
+    if (reply.statusCode !== 200 || typeof payload !== 'string' || !versions.live) {
+      miss.finished();
+      return done(null, payload);
+    }
+    const body = Buffer.from(payload);
+    const headers: Record<string, string> = {};
+    for (const name of KEPT_HEADERS) {
+      const value = reply.getHeader(name);
+      if (value !== undefined) headers[name] = String(value);
+    }
+    timeBounds.until(miss.tables).then(
+      (until) => {
+        const entry: CachedAnswer = { body, headers, tables: miss.tables, stamps: miss.stamps, until };
+        answers.set(miss.key, entry);
+      },
+      () => {}, // the answer is sent, not kept
+    ).finally(() => {
+      miss.finished();
+      done(null, body);
+    });
+  };
+}
+
+/**
+ * onSend of every write route: a successful write waits for a read of the versions that started
+ * after it committed, so the next request to this instance never gets an answer from before it
+ * (other instances follow within the notification's delivery). Concurrent writes share that read.
+ */
+function refreshAfterWrite(versions: TableVersions, answers: AnswerCache): onSendHookHandler {
+  return (_request, reply, payload, done) => {
+    if (reply.statusCode >= 400 || !versions.live) return done(null, payload);
+    versions.catchUp().then(
+      () => done(null, payload),
+      () => {
+        // Versions unknown: nothing kept may be served.
+        answers.clear();
+        done(null, payload);
+      },
+    );
+  };
+}

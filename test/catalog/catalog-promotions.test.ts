@@ -46,6 +46,35 @@ async function priceRange(categoryId: number) {
 }
 
 describe('catalog promotions', () => {
+  // First of the file: every sale so far names categories, so a read skips sale_price for a product
+  // in no category on sale; the later tests add sales by brand and by product.
+  test('when every sale names categories, then a product moved into one on sale or below it shows the sale price at once, one elsewhere its own, and a sale by product reaches any category', async () => {
+    const superuser = await adminToken(t.app, [1]);
+    const onSale = await category();
+    const below = await category(onSale);
+    const elsewhere = await category();
+    const created = await createPromotion({ conditions: { categoryIds: [onSale] }, action: { type: 'percent', value: 25 } });
+    assert.equal(created.statusCode, 201, created.body);
+    const product = await makeProduct(t.app.db, { price: 1000, categoryId: elsewhere });
+    const other = await makeProduct(t.app.db, { price: 1000, categoryId: elsewhere });
+    const price = async (id: number) =>
+      ((await call(t.app, 'GET', `/rest/product/product/${id}`)).json() as { data: Product }).data.price;
+    assert.deepEqual((await listed(elsewhere)).map((p) => p.price), [10, 10]);
+    const moveTo = (categoryId: number) =>
+      call(t.app, 'PATCH', `/rest/product/product/${product}`, { token: superuser }, { categoryId });
+    assert.equal((await moveTo(below)).statusCode, 200);
+    assert.equal(await price(product), 7.5);
+    assert.deepEqual((await listed(below)).map((p) => [p.price, p.referencePrice]), [[7.5, 10]]);
+    assert.equal((await moveTo(elsewhere)).statusCode, 200);
+    assert.equal(await price(product), 10);
+    const byProduct = await createPromotion({ conditions: { productIds: [other] }, action: { type: 'fixed', value: 1 } });
+    assert.equal(byProduct.statusCode, 201, byProduct.body);
+    assert.deepEqual([await price(product), await price(other)], [10, 9]);
+    for (const id of [created, byProduct].map((r) => (r.json() as { data: { id: number } }).data.id)) {
+      assert.equal((await call(t.app, 'DELETE', `/rest/checkout/promotion/${id}`, { token: marketing })).statusCode, 200);
+    }
+  });
+
   test('when a percent sale runs on a parent category, then a product below it shows the sale price in the list, its page, the facets, the cart and the quote', async () => {
     const parent = await category();
     const child = await category(parent);

@@ -21,5 +21,11 @@ BEGIN
     p.action ->> 'type' = 'percent', (p.action ->> 'value')::numeric
   FROM promotion p
   WHERE p.kind = 'catalog' AND p.active;
+  -- The categories a price read calls sale_price for; null (any product) when a sale has no category list.
+  DELETE FROM catalog_sale_cover;
+  INSERT INTO catalog_sale_cover (category_ids)
+  SELECT CASE WHEN coalesce(bool_and(s.category_ids IS NOT NULL), true)
+    THEN array(SELECT DISTINCT c FROM catalog_sale t, unnest(t.category_ids) c ORDER BY c) END
+  FROM catalog_sale s;
 END
 $function$;

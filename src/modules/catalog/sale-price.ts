@@ -7,19 +7,27 @@ import { products, productVariants } from './catalog.tables.ts';
 // statement that reads a price applies them itself (no query of its own, a sale starts and ends at
 // its own times with no write): it reads the running ones from catalog_sale once, as an uncorrelated
 // subquery PostgreSQL evaluates once per statement, and the SQL function sale_price
-// (src/db/functions/sale_price.sql) applies them to each price. The back office reads the stored
-// price (what it edits).
+// (src/db/functions/sale_price.sql) applies them to each price. A product in no category an active
+// sale covers (catalog_sale_cover, read once like the sales) keeps its stored price without the
+// call: a plpgsql call over the running sales costs about 4 µs, and a page has 60 prices. The back
+// office reads the stored price (what it edits).
 
 /** The catalog sales running now (an array of catalog_sale rows, each with its categories expanded). */
 const runningSales = sql`(select coalesce(array_agg(s), '{}') from catalog_sale s
   where (s.starts_at is null or s.starts_at <= now()) and (s.ends_at is null or s.ends_at > now()))`;
+
+/** The categories an active catalog sale may cover (null: any product may be). */
+const coveredCategories = sql`(select c.category_ids from catalog_sale_cover c)::integer[]`;
 
 /** A price of the product `product` (a product row's columns) under the running sales. */
 function salePriceOf(
   price: SQL | PgColumn,
   product: { id: SQL | PgColumn; categoryId: SQL | PgColumn; brand: SQL | PgColumn },
 ): SQL<number> {
-  return sql<number>`sale_price(${price}, ${product.id}, ${product.categoryId}, ${product.brand}, ${runningSales})`;
+  // Null (no cover row, a sale for any product, a product without a category) calls sale_price.
+  return sql<number>`case when coalesce(${product.categoryId} = any(${coveredCategories}), true)
+    then sale_price(${price}, ${product.id}, ${product.categoryId}, ${product.brand}, ${runningSales})
+    else ${price} end`;
 }
 
 /** A product's price (a stored price of it, or of one of its variants) as a running sale makes it. */
@@ -46,8 +54,11 @@ export function shopperVariantPrice(column: PgColumn, ctx: ReadContext): SQL {
  */
 export function shopperReferencePrice(column: PgColumn, ctx: ReadContext): SQL {
   if (ctx.scope === 'backend') return sql`${column}`;
-  return sql`case when ${catalogPriceSql(products.price)} < ${products.price}
-    then least(${products.price}, ${column}) else ${column} end`;
+  // A reference at or below the price is the answer either way (least(price, reference)): no
+  // second sale price a row then.
+  return sql`case when ${column} <= ${products.price} then ${column}
+    when ${catalogPriceSql(products.price)} < ${products.price} then least(${products.price}, ${column})
+    else ${column} end`;
 }
 
 /** The sale price of a product now, null without a running sale (the back office's product screen). */

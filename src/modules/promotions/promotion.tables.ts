@@ -71,6 +71,17 @@ export const catalogSales = pgTable('catalog_sale', {
   value: numeric('value').notNull(),
 });
 
+/**
+ * The categories an active catalog promotion may cover, in one row kept with catalog_sale: a price
+ * read calls sale_price only for a product in one of them, every other price is the stored one
+ * (docs/promotions.md, "Performance"). Every active catalog promotion counts, running or not, so
+ * a sale that starts or ends needs no write here; null when one of them has no category list (it
+ * may cover any product).
+ */
+export const catalogSaleCover = pgTable('catalog_sale_cover', {
+  categoryIds: integer('category_ids').array(),
+});
+
 /** Which promotions an order used and for how much (cents): what usage limits give back and reports read. */
 export const promotionRedemptions = pgTable(
   'promotion_redemption',

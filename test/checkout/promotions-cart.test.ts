@@ -223,6 +223,28 @@ describe('cart promotions in the quote', () => {
     assert.equal((await quote(await fillCart(t.app, {}, [[product, 1]]))).promotionDiscount, 0);
   });
 
+  test('when a promotion is edited, added or ends between two quotes of one cart, then each quote applies the promotions as they are then', async () => {
+    await pauseAll();
+    const product = await makeProduct(t.app.db, { price: 2000 });
+    const who = await fillCart(t.app, {}, [[product, 1]]);
+    const id = await createPromotion({ name: 'Ten', priority: 5, action: { type: 'percent', value: 10 } });
+    assert.deepEqual((await quote(who)).promotions, [{ id, name: 'Ten', amount: 2 }]);
+    assert.deepEqual((await quote(who)).promotions, [{ id, name: 'Ten', amount: 2 }], 'asked again, the same');
+    const path = `/rest/checkout/promotion/${id}`;
+    const edited = await call(t.app, 'PATCH', path, { token: marketing }, { name: 'Twenty', action: { type: 'percent', value: 20 } });
+    assert.equal(edited.statusCode, 200, edited.body);
+    assert.deepEqual((await quote(who)).promotions, [{ id, name: 'Twenty', amount: 4 }]);
+    const endsAt = new Date(Date.now() + 1500);
+    const second = await createPromotion({ name: 'Brief', action: { type: 'fixed', value: 1 }, endsAt: endsAt.toISOString() });
+    assert.deepEqual((await quote(who)).promotions, [
+      { id, name: 'Twenty', amount: 4 },
+      { id: second, name: 'Brief', amount: 1 },
+    ]);
+    // No write when it ends: the statement's time decides which promotions run.
+    await new Promise((resolve) => setTimeout(resolve, endsAt.getTime() - Date.now() + 50));
+    assert.deepEqual((await quote(who)).promotions, [{ id, name: 'Twenty', amount: 4 }]);
+  });
+
   test('when a promotion has a Greek name, then the quote and the order name it in the locale asked for', async () => {
     await pauseAll();
     const product = await makeProduct(t.app.db, { price: 2000 });

@@ -11,7 +11,8 @@ import { transports } from '../shipping/shipping.tables.ts';
 import { customers } from '../customers/customer.tables.ts';
 import { type StoredSetting, storedSettingsJson } from '../settings/settings.repo.ts';
 import type { CouponRow } from '../promotions/promotions.repo.ts';
-import { type RunningCartPromotion, runningCartPromotionsJson } from '../promotions/promotion.repo.ts';
+import { cartPromotionsReadJson, type RunningCartPromotion } from '../promotions/promotion.repo.ts';
+import { keptPromotionsVersion, runningCartPromotions } from '../promotions/cart-promotions.ts';
 import type { CustomerStanding, TransportRow } from './checkout.repo.ts';
 import { countryTaxRatesJson, transportRatesJson } from '../shipping/rates.repo.ts';
 import type { DestinationReads } from './quote-destination.ts';
@@ -71,7 +72,8 @@ const snapshotFields = {
     brand: products.brand,
     categoryPath: sql<number[]>`category_path(${products.categoryId})`,
   },
-  cartPromotions: onFirstRow(runningCartPromotionsJson()),
+  /** The running ones' ids; every active one only when the version kept is not the current one. */
+  cartPromotions: onFirstRow(cartPromotionsReadJson(sql.placeholder('promotionsVersion'))),
 };
 
 /**
@@ -155,7 +157,8 @@ type QuoteRow = Omit<Awaited<ReturnType<typeof byCustomer>>[number], 'customer'>
 };
 type SnapshotRow = Pick<QuoteRow, keyof typeof snapshotFields>;
 
-function snapshotOf(rows: SnapshotRow[]): CartSnapshot {
+/** `db`: the handle whose kept promotions the statement was told of (null: none, it sent them all). */
+function snapshotOf(rows: SnapshotRow[], db: Db | null): CartSnapshot {
   const first = rows[0];
   if (!first || first.cartId === null) return EMPTY_SNAPSHOT;
   const lines: PromotableLine[] = [];
@@ -168,15 +171,15 @@ function snapshotOf(rows: SnapshotRow[]): CartSnapshot {
     cart: { id: first.cartId, couponCode: first.couponCode },
     coupon: first.coupon ?? undefined,
     lines,
-    cartPromotions: first.cartPromotions,
+    cartPromotions: runningCartPromotions(db, first.cartPromotions),
   };
 }
 
-function readOf(rows: QuoteRow[]): QuoteRead | undefined {
+function readOf(rows: QuoteRow[], db: Db): QuoteRead | undefined {
   const first = rows[0];
   if (!first) return undefined;
   return {
-    snapshot: snapshotOf(rows),
+    snapshot: snapshotOf(rows, db),
     customer: first.customer ?? undefined,
     transport: first.transport ?? undefined,
     settings: first.settings,
@@ -196,19 +199,20 @@ export async function quoteRead(
   country: string | null,
 ): Promise<QuoteRead | undefined> {
   if (owner.kind === 'guest' && owner.tokenHash === null) return undefined;
+  const promotionsVersion = keptPromotionsVersion(db);
   const rows: QuoteRow[] =
     owner.kind === 'customer'
-      ? await byCustomer(db, { customerId: owner.customerId, transportId, country })
-      : await byToken(db, { tokenHash: owner.tokenHash, transportId, country });
-  return readOf(rows);
+      ? await byCustomer(db, { customerId: owner.customerId, transportId, country, promotionsVersion })
+      : await byToken(db, { tokenHash: owner.tokenHash, transportId, country, promotionsVersion });
+  return readOf(rows, db);
 }
 
 /** The cart snapshot inside place-order's transaction, after the cart row was locked. */
 export async function cartSnapshot(tx: Db, owner: CartOwner): Promise<CartSnapshot> {
   if (owner.kind === 'customer')
-    return snapshotOf(await snapshotOfCustomer(tx, { customerId: owner.customerId }));
+    return snapshotOf(await snapshotOfCustomer(tx, { customerId: owner.customerId, promotionsVersion: null }), null);
   if (owner.tokenHash === null) return EMPTY_SNAPSHOT;
-  return snapshotOf(await snapshotOfToken(tx, { tokenHash: owner.tokenHash }));
+  return snapshotOf(await snapshotOfToken(tx, { tokenHash: owner.tokenHash, promotionsVersion: null }), null);
 }
 
 const transportAndSettings = statement('quote_reference', (db) =>

@@ -1886,6 +1886,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rest/product/import/{jobId}/rows-in-error": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an import's rows in error as CSV
+         * @description The rows of the file that had a problem, with the file's header and all their cells as written, and an `Import problems` column at the end saying what was wrong; cells that look like formulas are written as the export writes them. Fixed and imported again, the file lands those rows. 409 while the import runs.
+         *
+         *     Needs an admin token holding role 5 (Superuser passes).
+         *
+         *     Needs an admin token holding role 5 (Superuser passes).
+         */
+        get: operations["getProductImportRowsInError"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rest/product/export": {
         parameters: {
             query?: never;
@@ -22763,6 +22787,8 @@ export interface operations {
             query?: {
                 /** @description Check every row and write nothing; the report says what would change */
                 dryRun?: boolean;
+                /** @description Take the `Images` addresses into the media library (each fetched once, as an upload is checked) and show them as the products' and variants' `media`; off: the addresses are kept as `images`. A dry run fetches and checks them, and keeps none */
+                fetchImages?: boolean;
             };
             header?: never;
             path?: never;
@@ -22907,6 +22933,8 @@ export interface operations {
                             id: number;
                             status: "queued" | "running" | "done" | "failed";
                             dryRun: boolean;
+                            /** @description Whether the `Images` addresses are taken into the media library */
+                            fetchImages: boolean;
                             fileName: string;
                             /** @description Product rows in the file (known once the job has started) */
                             total: number;
@@ -22964,6 +22992,134 @@ export interface operations {
             };
             /** @description Error envelope; error.code is one of: NOT_FOUND */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getProductImportRowsInError: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 4180 CSV with a byte-order mark, in the delimiter of the imported file */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

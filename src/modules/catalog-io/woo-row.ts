@@ -40,7 +40,10 @@ export interface ProductRow {
   weightKg: number | null;
   /** null: an empty cell (no category); undefined: no such column. */
   categoryPath: string[] | null | undefined;
+  /** The `Images` addresses; null: no such column, or taken into the media library (`mediaIds`). */
   images: string[] | null;
+  /** The library's images of the `Images` addresses when the import fetches them; null: not written. */
+  mediaIds: number[] | null;
   parent: string;
   attributes: Attribute[];
   /** `{el: {name, description}}` from `Name:el`, `Description:el`. */
@@ -157,6 +160,7 @@ export function readRow(
     weightKg: cell('Weight (kg)', readWeight, null),
     categoryPath: has('Categories') ? cell('Categories', readCategoryPath, null) : undefined,
     images: has('Images') ? cell('Images', readImages, []) : null,
+    mediaIds: null,
     parent,
     attributes,
     translations,

@@ -2991,7 +2991,7 @@ export interface components {
             success: false;
             error: {
                 /** @description Stable machine-readable code */
-                code: "VALIDATION_FAILED" | "TOKEN_INVALID" | "PAYMENT_EVENT_INVALID" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "OUT_OF_STOCK" | "ZONE_CONFLICT" | "TOTAL_CHANGED" | "ILLEGAL_TRANSITION" | "ASSET_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "LIMIT_REACHED" | "PRODUCT_UNAVAILABLE" | "VARIANT_REQUIRED" | "TRANSPORT_INVALID" | "SHIPPING_UNAVAILABLE" | "COUPON_INVALID" | "GIFT_INVALID" | "PROMOTION_USED_UP" | "CART_EMPTY" | "IDEMPOTENCY_KEY_REUSED" | "PAYWAY_INVALID" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "UNKNOWN_ASSET" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "PAYMENT_PROVIDER_FAILED" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "TOKEN_INVALID" | "PAYMENT_EVENT_INVALID" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "OUT_OF_STOCK" | "ZONE_CONFLICT" | "TOTAL_CHANGED" | "ILLEGAL_TRANSITION" | "ASSET_IN_USE" | "IMPORT_NOT_OVER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "LIMIT_REACHED" | "PRODUCT_UNAVAILABLE" | "VARIANT_REQUIRED" | "TRANSPORT_INVALID" | "SHIPPING_UNAVAILABLE" | "COUPON_INVALID" | "GIFT_INVALID" | "PROMOTION_USED_UP" | "CART_EMPTY" | "IDEMPOTENCY_KEY_REUSED" | "PAYWAY_INVALID" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "UNKNOWN_ASSET" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "PAYMENT_PROVIDER_FAILED" | "SERVICE_UNAVAILABLE";
                 message: string;
                 details?: {
                     field: string;
@@ -7758,7 +7758,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7880,7 +7880,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8819,7 +8819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9103,7 +9103,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10847,7 +10847,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11292,7 +11292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11492,7 +11492,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11804,7 +11804,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12223,7 +12223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12391,7 +12391,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12684,7 +12684,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13093,7 +13093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13255,7 +13255,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13558,7 +13558,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13963,7 +13963,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14133,7 +14133,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14414,7 +14414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14811,7 +14811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14971,7 +14971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15261,7 +15261,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15664,7 +15664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15827,7 +15827,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16105,7 +16105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16506,7 +16506,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16659,7 +16659,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16964,7 +16964,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17383,7 +17383,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17545,7 +17545,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17840,7 +17840,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18253,7 +18253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18413,7 +18413,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18763,7 +18763,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19188,7 +19188,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19391,7 +19391,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19686,7 +19686,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20091,7 +20091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20259,7 +20259,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20535,7 +20535,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20936,7 +20936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21087,7 +21087,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21386,7 +21386,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21793,7 +21793,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21963,7 +21963,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22474,7 +22474,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -23118,7 +23118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -23834,7 +23834,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -23997,7 +23997,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -24296,7 +24296,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -24699,7 +24699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -24869,7 +24869,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -25929,7 +25929,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -26200,7 +26200,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -26842,7 +26842,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -26988,7 +26988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -27268,7 +27268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -27808,7 +27808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -27958,7 +27958,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -28101,7 +28101,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -28251,7 +28251,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -28516,7 +28516,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -28672,7 +28672,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -30125,7 +30125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

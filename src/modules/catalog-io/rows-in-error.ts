@@ -33,15 +33,16 @@ export async function rowsInErrorCsv(db: Db, id: number): Promise<string> {
   const job = await rowsInErrorOf(db, id);
   if (!job) throw new AppError('NOT_FOUND', `import ${id} not found`);
   if (job.status === 'queued' || job.status === 'running') {
-    throw new AppError('CONFLICT', `import ${id} is not over yet`);
+    throw new AppError('IMPORT_NOT_OVER', `import ${id} is not over yet`);
   }
   const kept = job.rowsInError ?? { delimiter: ',', header: [], rows: [] };
   const problems = problemsByRow(job.errors);
-  const width = kept.header.length;
+  // A file of rows in error imported again has the column already: its old problems are dropped.
+  const columns = kept.header.map((_, i) => i).filter((i) => kept.header[i] !== PROBLEMS_COLUMN);
   // Cells past the header's are not kept: the import never reads them.
-  const fit = (cells: readonly string[]) => Array.from({ length: width }, (_, i) => cells[i] ?? '');
+  const fit = (cells: readonly string[]) => columns.map((i) => cells[i] ?? '');
   const records = [
-    [...kept.header, PROBLEMS_COLUMN],
+    [...fit(kept.header), PROBLEMS_COLUMN],
     ...kept.rows.map((r) => [...fit(r.cells), problems.get(r.row) ?? '']),
   ];
   return stringify(records, { bom: true, delimiter: kept.delimiter, record_delimiter: '\r\n', cast: { string: asWritten } });

@@ -8,7 +8,7 @@ import { queryRows } from '../../src/db/client.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { adminHeaders } from '../helpers/catalog-factories.ts';
 import { picture } from '../media/media-fixtures.ts';
-import { csvLine, IMPORT_APP_CONFIG, imported } from './import-fixtures.ts';
+import { csvLine, exported, IMPORT_APP_CONFIG, imported } from './import-fixtures.ts';
 
 // The import's `Images` taken into the media library, against a real HTTP server this file starts
 // on the loopback address: served images become the products' and variants' media, each address
@@ -151,6 +151,18 @@ describe('catalog import: images fetched into the media library', () => {
     assert.equal((await productOf(t, admin, 'IMG-MUG')).updatedAt, mug.updatedAt);
     const events = await queryRows(t.database.db, sql`select id from outbox_event where id > ${last}`);
     assert.deepEqual(events, []);
+  });
+
+  test("when the export of fetched images is imported, then the library's images are the same and nothing changes", async () => {
+    const csvText = await exported(t.app, admin);
+    assert.match(csvText, /\/media\/\d+\/photo\.jpg, \/media\/\d+\/logo\.png/, "the export names the library's addresses");
+    const mug = await productOf(t, admin, 'IMG-MUG');
+    const assets = await assetCount(t);
+    const report = await imported(t.app, admin, csvText);
+    assert.deepEqual(report.errors, []);
+    assert.deepEqual([report.created, report.updated], [0, 0]);
+    assert.equal(await assetCount(t), assets);
+    assert.deepEqual((await productOf(t, admin, 'IMG-MUG')).media, mug.media);
   });
 
   test('when an address gives no image, then the row lands without it and the problem names the Images column', async () => {

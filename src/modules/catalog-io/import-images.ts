@@ -5,6 +5,7 @@ import { assetIdsBySourceUrl } from '../media/media.repo.ts';
 import { checkImageFile, type MediaDeps, uploadAsset } from '../media/media.service.ts';
 import type { ImportProblem } from './catalog-io.tables.ts';
 import { type DownloadLimits, DownloadFailed, downloadImage, dropDownload } from './image-download.ts';
+import { libraryAssetId } from './woo-cells.ts';
 import type { ProductRow } from './woo-row.ts';
 
 // An import that asks for it takes the `Images` addresses into the media library, the way an
@@ -61,7 +62,14 @@ export class ImportImages {
   /** The addresses not seen yet in this import: found in the library by address, else fetched. */
   private async fetchNew(rows: readonly ProductRow[]): Promise<void> {
     const altOf = new Map<string, string>();
-    for (const row of rows) for (const url of row.images ?? []) if (!this.fetched.has(url) && !altOf.has(url)) altOf.set(url, row.name);
+    for (const row of rows) {
+      for (const url of row.images ?? []) {
+        const own = libraryAssetId(url);
+        // The library's own address (`/media/7/…`) is that image: nothing to fetch.
+        if (own !== undefined && !this.fetched.has(url)) this.fetched.set(url, Promise.resolve({ assetId: own }));
+        else if (!this.fetched.has(url) && !altOf.has(url)) altOf.set(url, row.name);
+      }
+    }
     const stored = await assetIdsBySourceUrl(this.setup.media.db, [...altOf.keys()]);
     for (const [url, assetId] of stored) this.fetched.set(url, Promise.resolve({ assetId }));
     const queue = [...altOf].filter(([url]) => !stored.has(url));

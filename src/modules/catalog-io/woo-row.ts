@@ -1,6 +1,7 @@
 import type { ImportProblem } from './catalog-io.tables.ts';
 import {
   CellError,
+  libraryAssetId,
   readCategoryPath,
   readImages,
   readList,
@@ -165,6 +166,12 @@ export function readRow(
     attributes,
     translations,
   };
+  // The library's own images (an export of the shop's media) are its images again, by asset.
+  const library = value.images?.map(libraryAssetId) ?? [];
+  if (library.length > 0 && library.every((id) => id !== undefined)) {
+    value.mediaIds = library as number[];
+    value.images = null;
+  }
   // In the file's column order, as a reader of the report goes along the row.
   const at = (column: string) => header.index.get(column) ?? Number.MAX_SAFE_INTEGER;
   problems.sort((a, b) => at(a.column) - at(b.column));

@@ -165,6 +165,12 @@ describe('catalog import: images fetched into the media library', () => {
     assert.deepEqual((await productOf(t, admin, 'IMG-MUG')).media, mug.media);
   });
 
+  test('when a cell names an image the library does not hold, then the row is refused in the Images column', async () => {
+    const report = await imported(t.app, admin, csv([{ SKU: 'LIB-0', Name: 'Nothing', 'Regular price': '1.00', Images: '/media/999999/x.jpg' }]));
+    assert.deepEqual(report.errors.map((e) => [e.row, e.column]), [[2, 'Images']]);
+    assert.equal(report.created, 0);
+  });
+
   test('when an address gives no image, then the row lands without it and the problem names the Images column', async () => {
     const base = images.base;
     const report = await imported(

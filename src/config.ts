@@ -3,6 +3,7 @@ import { Value } from '@sinclair/typebox/value';
 import { AuthConfig, CorsConfig, HttpConfig, RateLimitConfig, StaticUser } from './config/server.ts';
 import { CacheConfig, MetricsConfig, TracingConfig } from './config/operations.ts';
 import { JobsConfig, MailConfig, WebhooksConfig } from './config/delivery.ts';
+import { ImportConfig } from './config/import.ts';
 import { MediaConfig } from './config/media.ts';
 import { PaymentsConfig, VatIdsConfig } from './config/payments.ts';
 import { ConfigError, type Env, rawConfigFrom } from './config/sources.ts';
@@ -55,13 +56,7 @@ export const ConfigSchema = Type.Object(
     /** Uploaded images and their resized copies (docs/media.md). */
     media: MediaConfig,
     /** Catalog import from CSV (docs/import-export.md). */
-    import: Type.Object(
-      {
-        /** Largest CSV file accepted, in bytes; a larger one is refused with 413. */
-        maxBytes: Type.Integer({ minimum: 1024, maximum: 500 * 1024 * 1024, default: 50 * 1024 * 1024 }),
-      },
-      { additionalProperties: false, default: {} },
-    ),
+    import: ImportConfig,
     /** B2B VAT ids (docs/shipping-and-tax.md): who confirms that a well-formed id is registered. */
     vatIds: VatIdsConfig,
     mail: MailConfig,

@@ -1,5 +1,6 @@
 // Catalog import and export (docs/import-export.md) on their typed paths: the upload starts a job,
-// its report is polled, the export is the CSV of the product list's current filters.
+// its report is polled, its rows in error are a CSV, the export is the CSV of the product list's
+// current filters.
 import type { paths, ShopClient } from '../../packages/client/src/index.ts';
 import { bodyOf, dataOf } from './api-answer.ts';
 
@@ -9,11 +10,11 @@ export type ImportReport =
 export function catalogIoActions(client: ShopClient) {
   return {
     /** POST /rest/product/import (multipart): the job's id. */
-    async startImport(file: File, dryRun: boolean): Promise<number> {
+    async startImport(file: File, options: { dryRun: boolean; fetchImages: boolean }): Promise<number> {
       const form = new FormData();
       form.append('file', file, file.name);
       const answer = await client.api.POST('/rest/product/import', {
-        params: { query: { dryRun } },
+        params: { query: options },
         // The typed body names the part; the browser sends the form with its boundary.
         body: { file: file.name },
         bodySerializer: () => form,
@@ -23,6 +24,14 @@ export function catalogIoActions(client: ShopClient) {
     /** GET /rest/product/import/{jobId}: progress, figures and problems by row and column. */
     async importReport(jobId: number): Promise<ImportReport> {
       return dataOf(await client.api.GET('/rest/product/import/{jobId}', { params: { path: { jobId } } }));
+    },
+    /** GET /rest/product/import/{jobId}/rows-in-error: the failing rows as the file wrote them, with their problems. */
+    async rowsInError(jobId: number): Promise<string> {
+      const result = await client.api.GET('/rest/product/import/{jobId}/rows-in-error', {
+        params: { path: { jobId } },
+        parseAs: 'text',
+      });
+      return bodyOf(result) ?? '';
     },
     /** GET /rest/product/export with the product list's query: the CSV text. */
     async exportProducts(query: Record<string, string>): Promise<string> {

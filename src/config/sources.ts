@@ -29,6 +29,8 @@ const ENV_KEYS: Record<string, string[]> = {
   MEDIA_DIR: ['media', 'dir'],
   MEDIA_MAX_BYTES: ['media', 'maxBytes'],
   IMPORT_MAX_BYTES: ['import', 'maxBytes'],
+  IMPORT_IMAGE_MAX_BYTES: ['import', 'images', 'maxBytes'],
+  IMPORT_IMAGE_TIMEOUT_MS: ['import', 'images', 'timeoutMs'],
   MEDIA_IMAGE_WORKERS: ['media', 'imageWorkers'],
   JOBS_ENABLED: ['jobs', 'enabled'],
   CACHE_ENABLED: ['cache', 'enabled'],
@@ -72,6 +74,9 @@ function envValue(name: string, raw: string): unknown {
     name === 'DATABASE_POOL_SIZE' ||
     name === 'METRICS_PORT' ||
     name === 'MEDIA_MAX_BYTES' ||
+    name === 'IMPORT_MAX_BYTES' ||
+    name === 'IMPORT_IMAGE_MAX_BYTES' ||
+    name === 'IMPORT_IMAGE_TIMEOUT_MS' ||
     name === 'MEDIA_IMAGE_WORKERS' ||
     name === 'CACHE_MAX_MEGABYTES'
   )

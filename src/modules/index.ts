@@ -22,7 +22,7 @@ import { adminUserRoutes } from './staff/admin-users.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { cartRoutes } from './cart/cart.routes.ts';
 import { catalogMediaUses, catalogModule } from './catalog/index.ts';
-import { catalogIoTag } from './catalog-io/catalog-io.api.ts';
+import { catalogIoErrors, catalogIoTag } from './catalog-io/catalog-io.api.ts';
 import { catalogIoModule } from './catalog-io/index.ts';
 import { importConsumer } from './catalog-io/import.consumer.ts';
 import { promotionsModule } from './promotions/index.ts';
@@ -104,6 +104,7 @@ export const moduleErrorCodes: ErrorCatalog[] = [
   orderErrors,
   paymentErrors,
   mediaErrors,
+  catalogIoErrors,
 ];
 
 /** The document's tags, in the order the docs page lists them. */

@@ -24,14 +24,14 @@ export async function sendCsv(
   app: App,
   headers: Record<string, string>,
   file: string | Buffer,
-  options: { dryRun?: boolean; fileName?: string } = {},
+  options: { dryRun?: boolean; fetchImages?: boolean; fileName?: string } = {},
 ) {
   const form = formData([
     { name: 'file', value: file, fileName: options.fileName ?? 'products.csv', type: 'text/csv' },
   ]);
   return app.inject({
     method: 'POST',
-    url: `/rest/product/import${options.dryRun ? '?dryRun=true' : ''}`,
+    url: `/rest/product/import?dryRun=${options.dryRun ?? false}&fetchImages=${options.fetchImages ?? false}`,
     headers: { ...headers, ...form.headers },
     payload: form.payload,
   });
@@ -54,7 +54,7 @@ export async function imported(
   app: App,
   headers: Record<string, string>,
   file: string | Buffer,
-  options: { dryRun?: boolean } = {},
+  options: { dryRun?: boolean; fetchImages?: boolean; fileName?: string } = {},
 ): Promise<ImportReport> {
   const res = await sendCsv(app, headers, file, options);
   if (res.statusCode !== 202) throw new Error(`upload: ${res.statusCode} ${res.body}`);

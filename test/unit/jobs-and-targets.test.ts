@@ -4,7 +4,7 @@ import { networkInterfaces } from 'node:os';
 import { describe, test } from 'node:test';
 import { jobIdOf, retryDelayMs } from '../../src/modules/outbox/queue.ts';
 import { deliveryJobs } from '../../src/modules/webhooks/delivery.ts';
-import { guardedLookup, isPrivateAddress } from '../../src/modules/webhooks/targets.ts';
+import { guardedLookup, isPrivateAddress } from '../../src/lib/public-address.ts';
 
 describe('job back-off', () => {
   test('when the defaults apply, then 10 attempts wait from 30 s up to 12 h, growing each time', () => {

@@ -8,6 +8,8 @@ import {
   Card,
   CardContent,
   CardHeader,
+  Checkbox,
+  FormControlLabel,
   LinearProgress,
   Table,
   TableBody,
@@ -26,24 +28,15 @@ import { useShopDataProvider } from '../use-shop-data-provider.ts';
 
 const POLL_MS = 700;
 
+/** Saves CSV text as a file, with the byte-order mark spreadsheets need to read UTF-8 (the text's own is dropped by decoding). */
 function saveText(text: string, fileName: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
+  const marked = text.startsWith('\uFEFF') ? text : `\uFEFF${text}`;
+  const url = URL.createObjectURL(new Blob([marked], { type: 'text/csv' }));
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
-const csvCell = (value: string | number) => {
-  const text = String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-};
-
-/** The report's problems as CSV: row, column and message, for the spreadsheet that fixes them. */
-function problemsCsv(report: ImportReport): string {
-  const lines = [['Row', 'Column', 'Problem'], ...report.errors.map((e) => [e.row, e.column, e.message])];
-  return `${lines.map((cells) => cells.map(csvCell).join(',')).join('\r\n')}\r\n`;
 }
 
 /** Polls a job until it is over. */
@@ -87,10 +80,21 @@ function Figures({ report }: { report: ImportReport }) {
 }
 
 function Problems({ report }: { report: ImportReport }) {
+  const dataProvider = useShopDataProvider();
+  const notify = useNotify();
   if (report.errors.length === 0) return null;
+  const over = report.status === 'done' || report.status === 'failed';
+  // The file's own rows, whole, with a column of problems: fixed, the file is imported again.
+  const download = async () => {
+    try {
+      saveText(await dataProvider.rowsInError(report.id), `import-${report.id}-rows-in-error.csv`);
+    } catch (error) {
+      notify(messageOf(error), { type: 'error' });
+    }
+  };
   return (
     <>
-      <Button variant="outlined" onClick={() => saveText(problemsCsv(report), `import-${report.id}-errors.csv`)}>
+      <Button variant="outlined" disabled={!over} onClick={download}>
         Download the rows in error
       </Button>
       <Table size="small" aria-label="Rows in error" sx={{ mt: 1 }}>
@@ -120,12 +124,13 @@ export function ProductImport() {
   const notify = useNotify();
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
+  const [fetchImages, setFetchImages] = useState(false);
   const [jobId, setJobId] = useState<number | null>(null);
   const report = useImportJob(jobId);
   const start = async (dryRun: boolean) => {
     if (!file) return;
     try {
-      setJobId(await dataProvider.startImport(file, dryRun));
+      setJobId(await dataProvider.startImport(file, { dryRun, fetchImages }));
     } catch (error) {
       notify(messageOf(error), { type: 'error' });
     }
@@ -149,6 +154,11 @@ export function ProductImport() {
             setFile(event.target.files?.[0] ?? null);
             setJobId(null);
           }}
+        />
+        <FormControlLabel
+          sx={{ display: 'flex', mt: 1 }}
+          control={<Checkbox checked={fetchImages} onChange={(event) => setFetchImages(event.target.checked)} />}
+          label="Copy the images into the media library (fetched from their addresses)"
         />
         <Box sx={{ display: 'flex', gap: 1, mt: 2 }}>
           <Button variant="outlined" disabled={!file || busy} onClick={() => start(true)}>

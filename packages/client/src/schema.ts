@@ -1886,6 +1886,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rest/product/import/{jobId}/rows-in-error": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an import's rows in error as CSV
+         * @description The rows of the file that had a problem, with the file's header and all their cells as written, and an `Import problems` column at the end saying what was wrong; cells that look like formulas are written as the export writes them. Fixed and imported again, the file lands those rows. 409 while the import runs.
+         *
+         *     Needs an admin token holding role 5 (Superuser passes).
+         *
+         *     Needs an admin token holding role 5 (Superuser passes).
+         */
+        get: operations["getProductImportRowsInError"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rest/product/export": {
         parameters: {
             query?: never;
@@ -2967,7 +2991,7 @@ export interface components {
             success: false;
             error: {
                 /** @description Stable machine-readable code */
-                code: "VALIDATION_FAILED" | "TOKEN_INVALID" | "PAYMENT_EVENT_INVALID" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "OUT_OF_STOCK" | "ZONE_CONFLICT" | "TOTAL_CHANGED" | "ILLEGAL_TRANSITION" | "ASSET_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "LIMIT_REACHED" | "PRODUCT_UNAVAILABLE" | "VARIANT_REQUIRED" | "TRANSPORT_INVALID" | "SHIPPING_UNAVAILABLE" | "COUPON_INVALID" | "GIFT_INVALID" | "PROMOTION_USED_UP" | "CART_EMPTY" | "IDEMPOTENCY_KEY_REUSED" | "PAYWAY_INVALID" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "UNKNOWN_ASSET" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "PAYMENT_PROVIDER_FAILED" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "TOKEN_INVALID" | "PAYMENT_EVENT_INVALID" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "OUT_OF_STOCK" | "ZONE_CONFLICT" | "TOTAL_CHANGED" | "ILLEGAL_TRANSITION" | "ASSET_IN_USE" | "IMPORT_NOT_OVER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "LIMIT_REACHED" | "PRODUCT_UNAVAILABLE" | "VARIANT_REQUIRED" | "TRANSPORT_INVALID" | "SHIPPING_UNAVAILABLE" | "COUPON_INVALID" | "GIFT_INVALID" | "PROMOTION_USED_UP" | "CART_EMPTY" | "IDEMPOTENCY_KEY_REUSED" | "PAYWAY_INVALID" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "UNKNOWN_ASSET" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "PAYMENT_PROVIDER_FAILED" | "SERVICE_UNAVAILABLE";
                 message: string;
                 details?: {
                     field: string;
@@ -7734,7 +7758,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7856,7 +7880,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8795,7 +8819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9079,7 +9103,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10823,7 +10847,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11268,7 +11292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11468,7 +11492,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11780,7 +11804,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12199,7 +12223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12367,7 +12391,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12660,7 +12684,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13069,7 +13093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13231,7 +13255,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13534,7 +13558,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13939,7 +13963,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14109,7 +14133,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14390,7 +14414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14787,7 +14811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14947,7 +14971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15237,7 +15261,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15640,7 +15664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15803,7 +15827,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16081,7 +16105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16482,7 +16506,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16635,7 +16659,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16940,7 +16964,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17359,7 +17383,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17521,7 +17545,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17816,7 +17840,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18229,7 +18253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18389,7 +18413,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18739,7 +18763,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19164,7 +19188,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19367,7 +19391,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19662,7 +19686,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20067,7 +20091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20235,7 +20259,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20511,7 +20535,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20912,7 +20936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21063,7 +21087,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21362,7 +21386,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21769,7 +21793,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21939,7 +21963,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22450,7 +22474,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -22763,6 +22787,8 @@ export interface operations {
             query?: {
                 /** @description Check every row and write nothing; the report says what would change */
                 dryRun?: boolean;
+                /** @description Take the `Images` addresses into the media library (each fetched once, as an upload is checked) and show them as the products' and variants' `media`; off: the addresses are kept as `images`. A dry run fetches and checks them, and keeps none */
+                fetchImages?: boolean;
             };
             header?: never;
             path?: never;
@@ -22907,6 +22933,8 @@ export interface operations {
                             id: number;
                             status: "queued" | "running" | "done" | "failed";
                             dryRun: boolean;
+                            /** @description Whether the `Images` addresses are taken into the media library */
+                            fetchImages: boolean;
                             fileName: string;
                             /** @description Product rows in the file (known once the job has started) */
                             total: number;
@@ -22964,6 +22992,134 @@ export interface operations {
             };
             /** @description Error envelope; error.code is one of: NOT_FOUND */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getProductImportRowsInError: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 4180 CSV with a byte-order mark, in the delimiter of the imported file */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Error envelope; error.code is one of: VALIDATION_FAILED, TOKEN_INVALID, PAYMENT_EVENT_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: UNAUTHENTICATED, TOKEN_EXPIRED, INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -23678,7 +23834,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -23841,7 +23997,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -24140,7 +24296,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -24543,7 +24699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -24713,7 +24869,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -25773,7 +25929,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -26044,7 +26200,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -26686,7 +26842,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -26832,7 +26988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -27112,7 +27268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -27652,7 +27808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -27802,7 +27958,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -27945,7 +28101,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -28095,7 +28251,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -28360,7 +28516,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -28516,7 +28672,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -29969,7 +30125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE */
+            /** @description Error envelope; error.code is one of: CONFLICT, EMAIL_TAKEN, OUT_OF_STOCK, ZONE_CONFLICT, TOTAL_CHANGED, ILLEGAL_TRANSITION, ASSET_IN_USE, IMPORT_NOT_OVER */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -5,6 +5,13 @@ export const ImportQuery = Type.Object(
     dryRun: Type.Optional(
       Type.Boolean({ default: false, description: 'Check every row and write nothing; the report says what would change' }),
     ),
+    fetchImages: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          "Take the `Images` addresses into the media library (each fetched once, as an upload is checked) and show them as the products' and variants' `media`; off: the addresses are kept as `images`. A dry run fetches and checks them, and keeps none",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -43,6 +50,7 @@ export const ImportJobJson = Type.Object(
     id: Type.Integer(),
     status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
     dryRun: Type.Boolean(),
+    fetchImages: Type.Boolean({ description: 'Whether the `Images` addresses are taken into the media library' }),
     fileName: Type.String(),
     total: Type.Integer({ description: 'Product rows in the file (known once the job has started)' }),
     processed: Type.Integer(),

@@ -6,13 +6,21 @@ import { importJobById, insertImportJob } from './import-job.repo.ts';
 import type { ReceivedCsv } from './upload.ts';
 
 /** Queues an import of the file (the job queue picks it up); the upload is in the audit log. */
-export async function startImport(db: Db, caller: Caller, file: ReceivedCsv, dryRun: boolean): Promise<number> {
+export interface ImportOptions {
+  dryRun: boolean;
+  /** The `Images` addresses are taken into the media library (docs/import-export.md, "Images"). */
+  fetchImages: boolean;
+}
+
+export async function startImport(db: Db, caller: Caller, file: ReceivedCsv, options: ImportOptions): Promise<number> {
+  const { dryRun, fetchImages } = options;
   if (caller.kind !== 'admin') throw new AppError('FORBIDDEN', 'imports are the back office’s');
   return db.transaction(async (tx) => {
     const id = await insertImportJob(tx, {
       source: file.text,
       fileName: file.fileName,
       dryRun,
+      fetchImages,
       actor: caller.sub,
       actorRoles: [...caller.roles],
     });
@@ -21,7 +29,11 @@ export async function startImport(db: Db, caller: Caller, file: ReceivedCsv, dry
       action: 'create',
       entity: 'import_job',
       entityId: id,
-      changes: { fileName: { before: null, after: file.fileName }, dryRun: { before: null, after: dryRun } },
+      changes: {
+        fileName: { before: null, after: file.fileName },
+        dryRun: { before: null, after: dryRun },
+        fetchImages: { before: null, after: fetchImages },
+      },
     });
     return id;
   });

@@ -11,6 +11,16 @@ export interface ImportProblem {
 }
 
 /**
+ * The failing rows of an import as the file wrote them, for the file of rows in error: the
+ * header's cells, the delimiter, and each failing row's cells (bounded: see import-run.ts).
+ */
+export interface RowsInError {
+  delimiter: ',' | ';';
+  header: string[];
+  rows: { row: number; cells: string[] }[];
+}
+
+/**
  * One catalog import: the uploaded CSV (checked as UTF-8 text on arrival), who sent it, and the
  * job's progress and per-row problems, which the back office polls while pg-boss runs it.
  */
@@ -21,6 +31,8 @@ export const importJobs = pgTable(
     /** queued, running, done or failed. */
     status: text('status').notNull().default('queued'),
     dryRun: boolean('dry_run').notNull().default(false),
+    /** The `Images` addresses are fetched into the media library (off: kept as addresses). */
+    fetchImages: boolean('fetch_images').notNull().default(false),
     /** The file as received; emptied once the import is over. */
     source: text('source').notNull(),
     fileName: text('file_name').notNull().default(''),
@@ -33,6 +45,8 @@ export const importJobs = pgTable(
     updated: integer('updated').notNull().default(0),
     unchanged: integer('unchanged').notNull().default(0),
     errors: jsonb('errors').$type<ImportProblem[]>().notNull().default([]),
+    /** Written when the job ends; null before. */
+    rowsInError: jsonb('rows_in_error').$type<RowsInError>(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     ...timestamps,
   },

@@ -40,6 +40,7 @@ const COLUMN_OF: Record<string, string> = {
   weightKg: 'Weight (kg)',
   categoryId: 'Categories',
   images: 'Images',
+  media: 'Images',
   active: 'Published',
   options: 'Attribute 1 value(s)',
   variants: 'Attribute 1 value(s)',

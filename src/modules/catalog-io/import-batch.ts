@@ -30,7 +30,11 @@ export class ImportBatches {
     const groups = this.groups;
     this.groups = [];
     this.rows = 0;
-    if (groups.length > 0) await importBatch(this.run, groups);
+    if (groups.length === 0) return;
+    const rows = groups.flatMap(rowsOf);
+    if (this.run.images) this.run.report(await this.run.images.resolve(rows));
+    await importBatch(this.run, groups);
+    for (const row of rows) this.run.forgetCells(row.row);
   }
 }
 
@@ -55,7 +59,8 @@ async function importBatch(run: ImportRun, groups: readonly RowGroup[]): Promise
     const path = group.product.categoryPath;
     const categoryId = path ? run.categories.known(path) : path;
     if (!shop) {
-      if (rows.some((r) => variants.has(r.sku))) await importGroup(run, group);
+      // The catalog's batch write takes no media: a product with images of the library goes alone.
+      if (rows.some((r) => variants.has(r.sku) || r.mediaIds !== null)) await importGroup(run, group);
       else creates.push(group);
     } else if ((!path || categoryId !== undefined) && holdsAlready(group.product, group.variations, shop, variants, categoryId)) {
       await run.done('unchanged', rows.length);

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { type ImportProblem, importJobs } from './catalog-io.tables.ts';
+import { type ImportProblem, importJobs, type RowsInError } from './catalog-io.tables.ts';
 
 export type ImportStatus = 'queued' | 'running' | 'done' | 'failed';
 
@@ -8,6 +8,7 @@ export interface NewImportJob {
   source: string;
   fileName: string;
   dryRun: boolean;
+  fetchImages: boolean;
   actor: string;
   actorRoles: number[];
 }
@@ -24,6 +25,7 @@ export async function importJobById(db: Db, id: number) {
       id: importJobs.id,
       status: importJobs.status,
       dryRun: importJobs.dryRun,
+      fetchImages: importJobs.fetchImages,
       fileName: importJobs.fileName,
       total: importJobs.total,
       processed: importJobs.processed,
@@ -51,6 +53,7 @@ export async function claimImportJob(db: Db, id: number) {
     .returning({
       source: importJobs.source,
       dryRun: importJobs.dryRun,
+      fetchImages: importJobs.fetchImages,
       actor: importJobs.actor,
       actorRoles: importJobs.actorRoles,
     });
@@ -73,17 +76,38 @@ export async function saveImportProgress(db: Db, id: number, progress: ImportPro
     .where(eq(importJobs.id, id));
 }
 
-/** The end of a job: its last figures, and the file dropped (the report keeps the rows' numbers). */
+/**
+ * The end of a job: its last figures and the failing rows' cells; the file is dropped (the report
+ * keeps the rows' numbers, the rows in error their cells).
+ */
 export async function finishImportJob(
   db: Db,
   id: number,
   status: 'done' | 'failed',
   progress: ImportProgress,
+  rowsInError: RowsInError,
 ): Promise<void> {
+  const rows = [...rowsInError.rows].sort((a, b) => a.row - b.row);
   await db
     .update(importJobs)
-    .set({ ...progress, status, source: '', finishedAt: sql`now()`, updatedAt: sql`now()` })
+    .set({
+      ...progress,
+      status,
+      source: '',
+      rowsInError: { ...rowsInError, rows },
+      finishedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
     .where(eq(importJobs.id, id));
+}
+
+/** What the file of rows in error is made from: the job's state, its problems and the failing rows' cells. */
+export async function rowsInErrorOf(db: Db, id: number) {
+  const [row] = await db
+    .select({ status: importJobs.status, errors: importJobs.errors, rowsInError: importJobs.rowsInError })
+    .from(importJobs)
+    .where(eq(importJobs.id, id));
+  return row;
 }
 
 /** Jobs waiting for the queue (a job whose pg-boss entry was lost is queued again by its id). */

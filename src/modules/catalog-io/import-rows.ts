@@ -31,6 +31,19 @@ export type Outcomes = Map<number, Outcome>;
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/** `media` as written ([{assetId}]) against the stored images ([{id, …}]): by the images and their order. */
+function differs(key: string, value: unknown, stored: unknown): boolean {
+  if (key !== 'media') return !same(value, stored);
+  const ids = (value as { assetId: number }[]).map((m) => m.assetId);
+  return !same(ids, ((stored ?? []) as { id: number }[]).map((m) => m.id));
+}
+
+/** The row's images as the catalog takes them: the library's (fetched) or the addresses. */
+function imagesOf(row: ProductRow, body: Values): void {
+  if (row.mediaIds !== null) body.media = row.mediaIds.map((assetId) => ({ assetId }));
+  else if (row.images !== null) body.images = row.images;
+}
+
 /** The product's fields as the row gives them, in the catalog's write terms (decimals, ids). */
 async function productBody(ctx: RowsContext, row: ProductRow, price: number): Promise<Values> {
   const categoryId = row.categoryPath ? await ctx.categories.idOf(ctx.rctx, row.categoryPath) : row.categoryPath;
@@ -48,7 +61,7 @@ function productBodyIn(row: ProductRow, price: number, categoryId: number | null
   };
   if (row.description !== null) body.description = row.description;
   if (row.weightKg !== null) body.weightKg = row.weightKg;
-  if (row.images !== null) body.images = row.images;
+  imagesOf(row, body);
   if (categoryId !== undefined) body.categoryId = categoryId;
   if (Object.keys(row.translations).length > 0) body.translations = row.translations;
   return body;
@@ -60,7 +73,7 @@ function productChanges(body: Values, shop: ShopProduct): Values {
   const stored: Record<string, unknown> = { ...shop, price: money(shop.price) };
   for (const [key, value] of Object.entries(body)) {
     if (key === 'translations' || key === 'sku' || key === 'variants') continue;
-    if (!same(value, stored[key])) changed[key] = value;
+    if (differs(key, value, stored[key])) changed[key] = value;
   }
   const translations = body.translations as Record<string, Record<string, string>> | undefined;
   for (const [locale, texts] of Object.entries(translations ?? {})) {
@@ -117,7 +130,7 @@ export function variantBodyOf(row: ProductRow, position: number): Values {
   if (row.price !== null) body.price = money(row.price);
   if (row.stock !== null) body.stockQty = row.stock;
   if (row.weightKg !== null) body.weightKg = row.weightKg;
-  if (row.images !== null) body.images = row.images;
+  imagesOf(row, body);
   return body;
 }
 
@@ -125,7 +138,7 @@ function variantChanges(body: Values, shop: ShopVariant): Values {
   const stored: Record<string, unknown> = { ...shop, price: shop.price === null ? null : money(shop.price) };
   const changed: Values = {};
   for (const [key, value] of Object.entries(body)) {
-    if (key !== 'sku' && !same(value, stored[key])) changed[key] = value;
+    if (key !== 'sku' && differs(key, value, stored[key])) changed[key] = value;
   }
   if (body.price === undefined && shop.price !== null) changed.price = null;
   return changed;

@@ -1,9 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { WriteRequestContext } from '../../resources/index.ts';
-import type { ImportProblem } from './catalog-io.tables.ts';
+import type { ImportProblem, RowsInError } from './catalog-io.tables.ts';
 import { CategoryPaths, type Outcome, refusalOf, RowRefused } from './catalog-sync.ts';
 import { type ImportProgress, saveImportProgress } from './import-job.repo.ts';
+import type { ImportImages } from './import-images.ts';
 import { importSimple, importVariable, importVariation, type RowsContext, variantBodyOf } from './import-rows.ts';
 import { productBySku, variantsBySku } from './shop-catalog.repo.ts';
 import type { ProductRow } from './woo-row.ts';
@@ -14,6 +15,11 @@ import type { ProductRow } from './woo-row.ts';
 
 /** Problems kept in a job's report; a file with more is reported by its first ones. */
 const PROBLEMS_KEPT = 5000;
+/**
+ * Characters of failing rows kept for the file of rows in error (with the problems' bound, it
+ * bounds what the job's row holds); a file with more gives its first failing rows.
+ */
+const ROWS_IN_ERROR_CHARS = 8_000_000;
 /** How often the figures the back office polls are written. */
 const PROGRESS_EVERY_MS = 500;
 
@@ -39,6 +45,12 @@ export class ImportRun {
   readonly fileIds = new Map<string, string>();
   /** SKUs of rows that did not land: their variations are refused with a reason. */
   readonly refusedSkus = new Set<string>();
+  /** The failing rows' cells as the file wrote them, with the header, for the file of rows in error. */
+  readonly rowsInError: RowsInError = { delimiter: ',', header: [], rows: [] };
+  /** The cells of the rows read and not yet done (a batch's), by row. */
+  private readonly cells = new Map<number, string[]>();
+  private failedRows = new Set<number>();
+  private keptChars = 0;
   private savedAt = Date.now();
 
   constructor(
@@ -47,7 +59,28 @@ export class ImportRun {
     readonly rctx: WriteRequestContext,
     readonly dryRun: boolean,
     readonly log: FastifyBaseLogger,
+    /** Set when the import takes the `Images` addresses into the media library. */
+    readonly images?: ImportImages,
   ) {}
+
+  /** A row read from the file: its cells are kept until it is done, in case it fails. */
+  holdCells(row: number, cells: string[]): void {
+    this.cells.set(row, cells);
+  }
+
+  forgetCells(row: number): void {
+    this.cells.delete(row);
+  }
+
+  private keepFailedRow(row: number): void {
+    const cells = this.cells.get(row);
+    if (!cells || this.failedRows.has(row)) return;
+    const chars = cells.reduce((n, c) => n + c.length + 1, 0);
+    if (this.keptChars + chars > ROWS_IN_ERROR_CHARS) return;
+    this.keptChars += chars;
+    this.failedRows.add(row);
+    this.rowsInError.rows.push({ row, cells });
+  }
 
   /** Keeps problems in the file's order: a batch reports its rows after the rows read past it. */
   report(problems: readonly ImportProblem[]): void {
@@ -56,6 +89,7 @@ export class ImportRun {
       let at = errors.length;
       while (at > 0 && errors[at - 1].row > problem.row) at--;
       errors.splice(at, 0, problem);
+      this.keepFailedRow(problem.row);
     }
   }
 

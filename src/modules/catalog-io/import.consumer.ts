@@ -27,7 +27,8 @@ export const importConsumer: OutboxConsumerFactory<ImportJob> = (app) => ({
   async run(jobs) {
     const { db, config, settingsSource, recordWrite } = app;
     for (const job of jobs) {
-      await runImport({ rctx: { db, config, settingsSource, recordWrite }, log: app.log }, job.data.importId);
+      const deps = { rctx: { db, config, settingsSource, recordWrite }, log: app.log, mediaStorage: app.mediaStorage };
+      await runImport(deps, job.data.importId);
     }
   },
 });

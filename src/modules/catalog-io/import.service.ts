@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { WriteRequestContext } from '../../resources/index.ts';
-import { countRows, isCsvError, readCsv } from './csv-reader.ts';
+import type { MediaStorage } from '../media/storage/storage.ts';
+import { countRows, detectDelimiter, isCsvError, readCsv } from './csv-reader.ts';
 import { claimImportJob, finishImportJob } from './import-job.repo.ts';
 import { ImportBatches } from './import-batch.ts';
+import { ImportImages } from './import-images.ts';
 import { ImportRun, type RowGroup } from './import-run.ts';
 import { type Header, type ProductRow, readHeader, readRow } from './woo-row.ts';
 
@@ -14,6 +16,8 @@ import { type Header, type ProductRow, readHeader, readRow } from './woo-row.ts'
 export interface ImportDeps {
   rctx: Omit<WriteRequestContext, 'caller'>;
   log: FastifyBaseLogger;
+  /** Where images fetched from the file's addresses are kept (the media library's storage). */
+  mediaStorage: MediaStorage;
 }
 
 function belongsTo(pending: RowGroup, row: ProductRow): boolean {
@@ -41,9 +45,11 @@ async function readRows(run: ImportRun, source: string, header: Header, locales:
   async function readGroups() {
     for await (const record of readCsv(source)) {
       if (record.row === 1) continue;
+      run.holdCells(record.row, record.cells);
       const { value, problems } = readRow(header, record, locales);
       if (!value) {
         run.report(problems);
+        run.forgetCells(record.row);
         run.progress.processed++;
         const sku = record.cells[header.index.get('SKU') ?? -1]?.trim();
         if (sku) run.refusedSkus.add(sku);
@@ -71,6 +77,18 @@ async function otherLocales(rctx: Omit<WriteRequestContext, 'caller'>): Promise<
   return locales.filter((l) => l !== settings.default_locale);
 }
 
+function imagesOf(deps: ImportDeps, rctx: WriteRequestContext, dryRun: boolean): ImportImages {
+  const { config, db } = deps.rctx;
+  const { maxBytes, timeoutMs, allowPrivateTargets } = config.import.images;
+  return new ImportImages({
+    media: { db, storage: deps.mediaStorage, maxPixels: config.media.maxPixels },
+    limits: { maxBytes, timeoutMs, allowPrivate: allowPrivateTargets },
+    caller: rctx.caller,
+    dryRun,
+    log: deps.log,
+  });
+}
+
 /** Runs import job `jobId` to its end; the report and figures are in its row. */
 export async function runImport(deps: ImportDeps, jobId: number): Promise<void> {
   const { db } = deps.rctx;
@@ -80,10 +98,13 @@ export async function runImport(deps: ImportDeps, jobId: number): Promise<void> 
     ...deps.rctx,
     caller: { kind: 'admin', sub: job.actor, roles: job.actorRoles },
   };
-  const run = new ImportRun(db, jobId, rctx, job.dryRun, deps.log);
+  const run = new ImportRun(db, jobId, rctx, job.dryRun, deps.log, job.fetchImages ? imagesOf(deps, rctx, job.dryRun) : undefined);
+  const finish = (status: 'done' | 'failed') => finishImportJob(db, jobId, status, run.progress, run.rowsInError);
   try {
     let header: Header | undefined;
+    run.rowsInError.delimiter = detectDelimiter(job.source);
     for await (const record of readCsv(job.source)) {
+      run.rowsInError.header = record.cells;
       const read = readHeader(record.cells);
       run.report(read.problems);
       header = read.header;
@@ -91,17 +112,17 @@ export async function runImport(deps: ImportDeps, jobId: number): Promise<void> 
     }
     if (!header || run.progress.errors.length > 0) {
       if (!header) run.report([{ row: 1, column: '', message: 'the file has no header line' }]);
-      return await finishImportJob(db, jobId, 'failed', run.progress);
+      return await finish('failed');
     }
     run.progress.total = await countRows(job.source);
     await run.saveNow();
     await readRows(run, job.source, header, await otherLocales(deps.rctx));
-    await finishImportJob(db, jobId, 'done', run.progress);
+    await finish('done');
   } catch (err) {
     // A file csv-parse cannot read (an unclosed quote…): the rows before it stay, the rest is reported.
     const message = isCsvError(err) ? err.message : 'the import stopped';
     if (!(err instanceof Error && 'code' in err)) deps.log.error({ err, jobId }, 'import failed');
     run.report([{ row: run.progress.processed + 2, column: '', message }]);
-    await finishImportJob(db, jobId, 'failed', run.progress);
+    await finish('failed');
   }
 }

@@ -12,6 +12,7 @@ import { productResource } from '../catalog/product.resource.ts';
 import { ImportBody, ImportJobJson, ImportJobParams, ImportQuery, ImportStarted } from './catalog-io.schemas.ts';
 import { showImport, startImport } from './catalog-io.service.ts';
 import { exportProductsCsv } from './export.service.ts';
+import { rowsInErrorCsv } from './rows-in-error.ts';
 import { receiveCsv, receivedCsv } from './upload.ts';
 
 // Catalog import and export as CSV (docs/import-export.md): thin routes over the services.
@@ -40,7 +41,8 @@ function importRoutes(app: Plugin): void {
     },
     async (request, reply) => {
       const file = receivedCsv(request);
-      const jobId = await startImport(app.db, request.caller, file, request.query.dryRun ?? false);
+      const { dryRun = false, fetchImages = false } = request.query;
+      const jobId = await startImport(app.db, request.caller, file, { dryRun, fetchImages });
       return reply.status(202).send(ok({ jobId }));
     },
   );
@@ -57,6 +59,36 @@ function importRoutes(app: Plugin): void {
       config: { access: products },
     },
     async (request) => ok(await showImport(app.db, request.params.jobId)),
+  );
+  app.get(
+    '/rest/product/import/:jobId/rows-in-error',
+    {
+      schema: {
+        tags,
+        operationId: 'getProductImportRowsInError',
+        summary: "Download an import's rows in error as CSV",
+        description:
+          "The rows of the file that had a problem, with the file's header and all their cells as written, and an `Import problems` column at the end saying what was wrong; cells that look like formulas are written as the export writes them. Fixed and imported again, the file lands those rows. 409 while the import runs.",
+        params: ImportJobParams,
+        response: {
+          200: {
+            description: 'RFC 4180 CSV with a byte-order mark, in the delimiter of the imported file',
+            content: { 'text/csv': { schema: Type.String() } },
+          },
+          404: errorResponse(404),
+          409: errorResponse(409),
+        },
+      },
+      config: { access: products },
+    },
+    async (request, reply) => {
+      const { jobId } = request.params;
+      const csv = await rowsInErrorCsv(app.db, jobId);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="import-${jobId}-rows-in-error.csv"`)
+        .send(csv);
+    },
   );
 }
 

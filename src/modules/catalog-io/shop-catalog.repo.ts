@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { categories, type ProductOption, products, productVariants } from '../catalog/catalog.tables.ts';
+import type { MediaRef } from '../media/media-ref.ts';
 
 // What an import compares a row with: the catalog's rows as stored (cents, ids), read by SKU.
 
@@ -15,6 +16,7 @@ export interface ShopProduct {
   weightKg: number;
   categoryId: number | null;
   images: string[];
+  media: MediaRef[];
   options: ProductOption[];
   /** Texts per locale; a product's translated options are there too (not in the file's columns). */
   translations: Record<string, Record<string, unknown>>;
@@ -29,6 +31,7 @@ export interface ShopVariant {
   stockQty: number;
   weightKg: number | null;
   images: string[];
+  media: MediaRef[];
   position: number;
   active: boolean;
 }
@@ -44,6 +47,7 @@ const productColumns = {
   weightKg: products.weightKg,
   categoryId: products.categoryId,
   images: products.images,
+  media: products.media,
   options: products.options,
   translations: products.translations,
 };
@@ -57,6 +61,7 @@ const variantColumns = {
   stockQty: productVariants.stockQty,
   weightKg: productVariants.weightKg,
   images: productVariants.images,
+  media: productVariants.media,
   position: productVariants.position,
   active: productVariants.active,
 };

@@ -133,11 +133,22 @@ export function readCategoryPath(cell: string): string[] | null {
   return names;
 }
 
-/** `Images`: http(s) addresses. */
+/** An image of the shop's own library as the export writes it (`/media/7/mug.jpg`). */
+const LIBRARY_IMAGE = /^\/media\/(\d{1,9})\/[^\s/?#]+$/;
+
+/** The asset an `Images` item names when it is an address of the shop's own library. */
+export function libraryAssetId(item: string): number | undefined {
+  const match = LIBRARY_IMAGE.exec(item);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** `Images`: http(s) addresses, or the library's own (`/media/…`, as the export writes them). */
 export function readImages(cell: string): string[] {
   const urls = readList(cell);
   for (const url of urls) {
-    if (!/^https?:\/\/[^\s]+$/i.test(url)) throw new CellError(`"${url}" is not an http(s) address`);
+    if (!/^https?:\/\/[^\s]+$/i.test(url) && libraryAssetId(url) === undefined) {
+      throw new CellError(`"${url}" is not an http(s) address`);
+    }
   }
   if (urls.length > 20) throw new CellError('names more than 20 images');
   return urls;

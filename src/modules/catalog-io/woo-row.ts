@@ -1,6 +1,7 @@
 import type { ImportProblem } from './catalog-io.tables.ts';
 import {
   CellError,
+  libraryAssetId,
   readCategoryPath,
   readImages,
   readList,
@@ -40,7 +41,10 @@ export interface ProductRow {
   weightKg: number | null;
   /** null: an empty cell (no category); undefined: no such column. */
   categoryPath: string[] | null | undefined;
+  /** The `Images` addresses; null: no such column, or taken into the media library (`mediaIds`). */
   images: string[] | null;
+  /** The library's images of the `Images` addresses when the import fetches them; null: not written. */
+  mediaIds: number[] | null;
   parent: string;
   attributes: Attribute[];
   /** `{el: {name, description}}` from `Name:el`, `Description:el`. */
@@ -157,10 +161,17 @@ export function readRow(
     weightKg: cell('Weight (kg)', readWeight, null),
     categoryPath: has('Categories') ? cell('Categories', readCategoryPath, null) : undefined,
     images: has('Images') ? cell('Images', readImages, []) : null,
+    mediaIds: null,
     parent,
     attributes,
     translations,
   };
+  // The library's own images (an export of the shop's media) are its images again, by asset.
+  const library = value.images?.map(libraryAssetId) ?? [];
+  if (library.length > 0 && library.every((id) => id !== undefined)) {
+    value.mediaIds = library as number[];
+    value.images = null;
+  }
   // In the file's column order, as a reader of the report goes along the row.
   const at = (column: string) => header.index.get(column) ?? Number.MAX_SAFE_INTEGER;
   problems.sort((a, b) => at(a.column) - at(b.column));

@@ -30,6 +30,19 @@ export async function holdAssets(db: Db, ids: number[]): Promise<AssetRow[]> {
   return db.select().from(mediaAssets).where(inArray(mediaAssets.id, ids)).for('key share');
 }
 
+/** The assets fetched from these addresses (the first of each), by address. */
+export async function assetIdsBySourceUrl(db: Db, urls: readonly string[]): Promise<Map<string, number>> {
+  if (urls.length === 0) return new Map();
+  const rows = await db
+    .select({ id: mediaAssets.id, sourceUrl: mediaAssets.sourceUrl })
+    .from(mediaAssets)
+    .where(inArray(mediaAssets.sourceUrl, [...urls]))
+    .orderBy(mediaAssets.id);
+  const found = new Map<string, number>();
+  for (const row of rows) if (row.sourceUrl !== null && !found.has(row.sourceUrl)) found.set(row.sourceUrl, row.id);
+  return found;
+}
+
 export async function setAssetAlt(db: Db, id: number, alt: string): Promise<AssetRow> {
   const [row] = await db
     .update(mediaAssets)

@@ -65,6 +65,8 @@ export async function uploadAsset(
   caller: Caller,
   file: ReceivedFile,
   alt: string,
+  /** The address the file was fetched from (an import's), by which it is found again. */
+  sourceUrl: string | null = null,
 ): Promise<AssetJsonType> {
   const seen = await inspectImage(file.path, file.head, deps.maxPixels);
   const cleanPath = `${file.path}.clean`;
@@ -73,7 +75,7 @@ export async function uploadAsset(
       format: seen.format,
       maxPixels: deps.maxPixels,
     });
-    return await storeAsset(deps, caller, file, alt, { ...clean, format: seen.format, path: cleanPath });
+    return await storeAsset(deps, caller, file, alt, sourceUrl, { ...clean, format: seen.format, path: cleanPath });
   } finally {
     await rm(cleanPath, { force: true });
   }
@@ -84,6 +86,7 @@ async function storeAsset(
   caller: Caller,
   file: ReceivedFile,
   alt: string,
+  sourceUrl: string | null,
   clean: { path: string; format: ImageFormat; bytes: number; width: number; height: number },
 ): Promise<AssetJsonType> {
   const row = await deps.db.transaction(async (tx) => {
@@ -95,6 +98,7 @@ async function storeAsset(
       height: clean.height,
       bytes: clean.bytes,
       alt,
+      sourceUrl,
     });
     await deps.storage.putFile(storageKeys.original(inserted.id, clean.format), clean.path, inserted.mimeType);
     await recordAudit(tx, {
@@ -107,6 +111,11 @@ async function storeAsset(
     return inserted;
   });
   return assetJson(row, []);
+}
+
+/** What an upload would refuse in the file (its type, its pixels), without keeping it: a dry run's check. */
+export async function checkImageFile(deps: Pick<MediaDeps, 'maxPixels'>, file: ReceivedFile): Promise<void> {
+  await inspectImage(file.path, file.head, deps.maxPixels);
 }
 
 export async function listAssets(deps: MediaDeps, query: AssetQueryType) {

@@ -16,7 +16,12 @@ export const mediaAssets = pgTable(
     /** Size of the stored original. */
     bytes: integer('bytes').notNull(),
     alt: text('alt').notNull().default(''),
+    /** The address an import fetched it from (null: uploaded); an import finds it again by it. */
+    sourceUrl: text('source_url'),
     ...timestamps,
   },
-  (t) => [index('media_asset_created_idx').on(t.createdAt, t.id)],
+  (t) => [
+    index('media_asset_created_idx').on(t.createdAt, t.id),
+    index('media_asset_source_url_idx').on(t.sourceUrl),
+  ],
 );

@@ -2,7 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { failureReason, guardedLookup, isPrivateAddress, REFUSED } from './targets.ts';
+import { guardedLookup, isPrivateAddress } from '../../lib/public-address.ts';
+import { failureReason, REFUSED } from './targets.ts';
 
 // One attempt on the wire: a Standard Webhooks signed POST, to a checked address, bounded whole.
 

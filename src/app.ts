@@ -20,7 +20,9 @@ import { gettingStarted } from './http/getting-started.ts';
 import { routeNotFound } from './http/not-found.ts';
 import { documentConditionalReads, documentErrorResponses } from './http/openapi.ts';
 import { finishDocument } from './http/openapi-document.ts';
-import { securityHeaders } from './http/security-headers.ts';
+import { apiSecurityHeaders } from './http/security-headers.ts';
+import { corsHeaders, corsOptions } from './http/cors.ts';
+import type { OwnHeaders } from './http/own-headers.ts';
 import { loggerOptions, serverOptions } from './http/server-options.ts';
 import { UnavailableLog } from './http/unavailable-log.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
@@ -31,7 +33,7 @@ import { recordWrite } from './modules/audit/audit.ts';
 import { apiTags, moduleErrorCodes, modules } from './modules/index.ts';
 import { metricsModule } from './modules/metrics/metrics.routes.ts';
 import { settingsSource } from './modules/settings/settings.service.ts';
-import { installResponseCache } from './resources/index.ts';
+import { answerHitsEarly, installResponseCache } from './resources/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -46,7 +48,6 @@ declare module 'fastify' {
   }
 }
 
-const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 /** How often each instance reads the session revocation feed (revocations elsewhere take effect within it). */
 const REVOCATION_POLL_MS = 250;
 
@@ -87,23 +88,40 @@ export async function buildApp(options: BuildAppOptions) {
   app.decorate('recordWrite', recordWrite);
   useErrorCodes(moduleErrorCodes);
 
+  // The headers every answer gets from the onRequest hooks, made once (src/http/own-headers.ts).
+  const own: OwnHeaders = { security: apiSecurityHeaders(), cors: corsHeaders(config) };
   installRouteChecks(app, unavailable);
-  identifyCallers(app, authenticateWith(sessions));
+  identifyCallers(app, authenticateWith(sessions), own.security);
   syncRevocationsAfterWrites(app, sessions);
   closeIdleConnectionsOnClose(app);
 
   // Before every route: its onResponse hook observes them all (when metrics are configured).
   await app.register(metricsModule);
-  await allowCrossOrigin(app, config);
+  await app.register(cors, corsOptions(config));
   await registerDocumentation(app);
   // Before the modules: routes ask for limits with config.rateLimit (src/http/rate-limit.ts).
   await registerRateLimit(app, config);
   // Before the modules, after the limits (a hit is still counted): the routes that declare
   // config.cache get its hooks (docs/performance.md, "The shared cache").
-  await installResponseCache(app, config, database);
+  await installResponseCache(app, config, database, own);
   for (const module of modules) await app.register(module);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  answerGuestHitsEarly(app, own);
   return app;
+}
+
+/**
+ * A guest's kept answer is sent before Fastify sees the request (src/resources/early-hits.ts),
+ * logged and measured like any other. Not when traces are sent: every request has its span.
+ */
+function answerGuestHitsEarly(app: Server, own: OwnHeaders): void {
+  if (app.responseCache === undefined || app.config.tracing.endpoint) return;
+  answerHitsEarly(app.server, app.responseCache, {
+    own,
+    log: app.log,
+    observe: app.observeRequest,
+    closing: () => app.lifecycle.shuttingDown,
+  });
 }
 
 async function traceRequests(app: Server, endpoint: string): Promise<void> {
@@ -159,12 +177,13 @@ function installRouteChecks(app: Server, unavailable: UnavailableLog): void {
 }
 
 /** One callback-style hook for every request: cheaper than several async ones on the hot path. */
-function identifyCallers(app: Server, authenticate: Authenticate): void {
+function identifyCallers(
+  app: Server,
+  authenticate: Authenticate,
+  fixedHeaders: Readonly<Record<string, string>>,
+): void {
   app.decorateRequest<Caller | null>('caller', null);
   decorateLocale(app);
-  // The API answers JSON only, so its CSP is a fixed, strictest one; the docs pages set theirs
-  // (staticCSP). helmet's other headers are computed once.
-  const fixedHeaders = { ...securityHeaders(), 'content-security-policy': API_CSP };
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     reply.headers(fixedHeaders);
@@ -225,23 +244,6 @@ function closeIdleConnectionsOnClose(app: Server): void {
     idleSweep = setInterval(() => app.server.closeIdleConnections(), 50);
   });
   app.addHook('onClose', async () => clearInterval(idleSweep));
-}
-
-async function allowCrossOrigin(app: Server, config: Config): Promise<void> {
-  await app.register(cors, {
-    origin: config.cors.origins.length ? config.cors.origins : false,
-    exposedHeaders: ['X-Cart-Token', 'X-Request-Id', 'Retry-After'],
-    allowedHeaders: [
-      'Authorization',
-      'Content-Type',
-      'X-Cart-Token',
-      'X-Device-Token',
-      'X-Request-Id',
-      'Idempotency-Key',
-      'If-None-Match',
-    ],
-    maxAge: 600,
-  });
 }
 
 /** The OpenAPI document (finished from the routes and the modules' tags and codes) and /docs. */

@@ -17,15 +17,21 @@ export class OneLinePerRequest extends LogController {
     reply: FastifyReply,
   ): void {
     request.log.info(
-      {
-        method: request.method,
-        url: request.url,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
-      'request',
+      requestLine(request.method, request.url, reply.statusCode, reply.elapsedTime),
+      REQUEST_LINE,
     );
   }
+}
+
+/** The message of a request's one line. */
+export const REQUEST_LINE = 'request';
+
+/**
+ * The fields of a request's one line, beside the logger's `reqId`: written by OneLinePerRequest
+ * and by a hit answered before Fastify (src/resources/early-hits.ts), so both read alike.
+ */
+export function requestLine(method: string, url: string, status: number, elapsedMs: number) {
+  return { method, url, status, ms: Math.round(elapsedMs) };
 }
 
 /** A batch is written once it holds this many characters, or FLUSH_MS after its first line. */

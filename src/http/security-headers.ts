@@ -17,3 +17,11 @@ export function securityHeaders(): Record<string, string> {
     Object.entries(response.getHeaders()).map(([name, value]) => [name, String(value)]),
   );
 }
+
+/** The API answers JSON only, so its CSP is a fixed, strictest one; the docs pages set their own. */
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/** What every API answer carries, the same for all: helmet's headers and the API's CSP. */
+export function apiSecurityHeaders(): Readonly<Record<string, string>> {
+  return { ...securityHeaders(), 'content-security-policy': API_CSP };
+}

@@ -1,4 +1,4 @@
-import type { OutgoingHttpHeaders } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 
 /**
@@ -15,18 +15,31 @@ export function sendReady(
   notModified: boolean,
 ): void {
   reply.hijack();
-  const sent = reply.getHeaders() as OutgoingHttpHeaders;
+  writeReady(reply.raw, reply.getHeaders() as OutgoingHttpHeaders, body, headers, notModified);
+}
+
+/**
+ * The same without Fastify (a hit answered before it, src/resources/early-hits.ts): `own` holds
+ * this request's headers and is completed with the ready ones; `Vary` names each header once.
+ */
+export function writeReady(
+  response: ServerResponse,
+  own: OutgoingHttpHeaders,
+  body: Buffer,
+  headers: Readonly<Record<string, string>>,
+  notModified: boolean,
+): void {
   for (const name in headers) {
     const value = headers[name] as string;
-    sent[name] = name === 'vary' ? mergeVary(sent.vary, value) : value;
+    own[name] = name === 'vary' ? mergeVary(own.vary, value) : value;
   }
   if (notModified) {
-    sent['content-type'] = undefined;
-    reply.raw.writeHead(304, definedOnly(sent)).end();
+    own['content-type'] = undefined;
+    response.writeHead(304, definedOnly(own)).end();
     return;
   }
-  sent['content-length'] = body.length;
-  reply.raw.writeHead(200, sent).end(body);
+  own['content-length'] = body.length;
+  response.writeHead(200, own).end(body);
 }
 
 /** A Vary set by this request's onRequest hooks (CORS: Origin) and the ready one, each name once. */

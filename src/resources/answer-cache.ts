@@ -12,6 +12,10 @@ export interface CachedAnswer {
   stamps: readonly number[];
   /** When it stops being right whatever is written (a sale starts or ends; time-bounds.ts); null: never. */
   until: number | null;
+  /** The route's template (`/rest/product/product/:id`), the metrics' label of its hits. */
+  route: string;
+  /** A guest's hit on it may be answered before Fastify (early-hits.ts): nothing else would differ. */
+  early: boolean;
 }
 
 /** What an entry costs beyond its body: the key, the headers, the object (a fair round figure). */
@@ -28,6 +32,8 @@ export class AnswerCache {
   private bytes = 0;
   private moves = 0;
   hits = 0;
+  /** The hits of `hits` answered before Fastify (early-hits.ts). */
+  earlyHits = 0;
   misses = 0;
 
   constructor(private readonly maxBytes: number) {}

@@ -14,6 +14,7 @@ export {
 } from './pagination.ts';
 export { cacheDeclarationOf } from './cache-declaration.ts';
 export { type CacheDeclaration, cacheKey, installResponseCache } from './response-cache.ts';
+export { answerHitsEarly, type ObserveRequest } from './early-hits.ts';
 export { planList, planOf, planOne } from './list-query.ts';
 export {
   itemEntity,

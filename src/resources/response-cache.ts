@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type {
   FastifyInstance,
   FastifyReply,
@@ -8,6 +9,7 @@ import type {
 } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
+import { onlyOwnHeaders, type OwnHeaders } from '../http/own-headers.ts';
 import { sendReady } from '../http/send-ready.ts';
 import { AnswerCache, type CachedAnswer } from './answer-cache.ts';
 import { matches } from './caching.ts';
@@ -38,12 +40,19 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     /** The answer cache and the table versions it checks (absent when `cache.enabled` is off). */
-    responseCache?: { answers: AnswerCache; versions: TableVersions; timeBounds: TimeBounds };
+    responseCache?: ResponseCache;
   }
   interface FastifyRequest {
     /** The key and table stamps of a cacheable read that missed, set before its handler runs. */
     cacheMiss: { key: string; tables: readonly string[]; stamps: number[]; finished(): void } | null;
   }
+}
+
+/** The answer cache and the table versions it checks. */
+export interface ResponseCache {
+  answers: AnswerCache;
+  versions: TableVersions;
+  timeBounds: TimeBounds;
 }
 
 /** How long a request waits for another request's read of the same key before reading itself. */
@@ -56,7 +65,10 @@ const KEPT_HEADERS = ['content-type', 'etag', 'cache-control', 'content-language
  * The one key of an answer. The language is the raw Accept-Language for now (a `locale` query is
  * part of the URL already).
  */
-export function cacheKey(request: FastifyRequest, scope: 'guest' | 'customer'): string {
+export function cacheKey(
+  request: { readonly url?: string; readonly headers: IncomingHttpHeaders },
+  scope: 'guest' | 'customer',
+): string {
   return `${scope}\n${request.headers['accept-language'] ?? ''}\n${request.url}`;
 }
 
@@ -66,23 +78,50 @@ function scopeToCache(request: FastifyRequest, declaration: CacheDeclaration): '
   return kind === 'customer' && declaration.customers ? 'customer' : null;
 }
 
-/** Installs the cache when `cache.enabled`: route hooks, the versions' listener, its stop. */
-export async function installResponseCache(app: FastifyInstance, config: Config, database: Database) {
+/**
+ * The kept answer under `key` while it is still right: every table it read unchanged since, its
+ * time bound not passed. The one check of a hit, in Fastify's onRequest and before Fastify.
+ */
+export function keptAnswer(cache: ResponseCache, key: string): CachedAnswer | undefined {
+  const entry = cache.answers.get(key);
+  if (entry === undefined || !cache.versions.unchanged(entry.tables, entry.stamps)) return undefined;
+  if (entry.until !== null && Date.now() >= entry.until) return undefined;
+  return entry;
+}
+
+/** Whether the caller's If-None-Match names the kept answer's ETag: 304, without the body. */
+export function notModified(entry: CachedAnswer, ifNoneMatch: string | undefined): boolean {
+  const etag = entry.headers.etag;
+  return ifNoneMatch !== undefined && etag !== undefined && matches(ifNoneMatch, etag);
+}
+
+/**
+ * Installs the cache when `cache.enabled`: route hooks, the versions' listener, its stop.
+ * `own`: the headers the app's onRequest hooks give every answer (an answer that has others is
+ * never answered before Fastify).
+ */
+export async function installResponseCache(
+  app: FastifyInstance,
+  config: Config,
+  database: Database,
+  own: OwnHeaders,
+) {
   if (!config.cache.enabled) return;
   const answers = new AnswerCache(config.cache.maxMegabytes * 1024 * 1024);
   const versions = new TableVersions(database.db, () => answers.clear());
   // Listening starts when the app is ready: a start that fails before leaves no connection open.
   app.addHook('onReady', () => versions.start(database));
   const timeBounds = new TimeBounds(versions);
-  app.decorate('responseCache', { answers, versions, timeBounds });
+  const cache: ResponseCache = { answers, versions, timeBounds };
+  app.decorate('responseCache', cache);
   app.decorateRequest('cacheMiss', null);
   app.addHook('onClose', async () => versions.stop());
   app.addHook('onRoute', (route) => {
     const declaration = route.config?.cache;
     const methods = [route.method].flat();
     if (declaration && methods.includes('GET')) {
-      route.onRequest = [route.onRequest ?? []].flat().concat(lookup(declaration, answers, versions, timeBounds));
-      route.onSend = [route.onSend ?? []].flat().concat(keep(declaration, answers, versions, timeBounds));
+      route.onRequest = [route.onRequest ?? []].flat().concat(lookup(declaration, cache));
+      route.onSend = [route.onSend ?? []].flat().concat(keep(cache, own));
     } else if (!methods.every((m) => m === 'GET' || m === 'HEAD') && !route.config?.movesNoVersion) {
       route.onSend = [route.onSend ?? []].flat().concat(refreshAfterWrite(versions, answers));
     }
@@ -94,19 +133,14 @@ export async function installResponseCache(app: FastifyInstance, config: Config,
  * While one read of a key is under way, the same key's other requests wait for its answer rather
  * than read too (after a write, every connection asks the changed page at once).
  */
-function lookup(
-  declaration: CacheDeclaration,
-  answers: AnswerCache,
-  versions: TableVersions,
-  timeBounds: TimeBounds,
-): onRequestHookHandler {
+function lookup(declaration: CacheDeclaration, cache: ResponseCache): onRequestHookHandler {
+  const { answers, versions, timeBounds } = cache;
   const reading = new Map<string, Promise<void>>();
   const answerFromCache = (key: string, request: FastifyRequest, reply: FastifyReply): boolean => {
-    const entry = answers.get(key);
-    if (entry === undefined || !versions.unchanged(entry.tables, entry.stamps)) return false;
-    if (entry.until !== null && Date.now() >= entry.until) return false;
+    const entry = keptAnswer(cache, key);
+    if (entry === undefined) return false;
     answers.hits++;
-    sendKept(entry, request, reply);
+    sendReady(reply, entry.body, entry.headers, notModified(entry, request.headers['if-none-match']));
     return true;
   };
   const read = (request: FastifyRequest, key: string, done: HookHandlerDoneFunction) => {
@@ -141,21 +175,9 @@ function lookup(
   };
 }
 
-/** A hit: the kept bytes with the headers its route's onSend hooks set when it was read. */
-function sendKept(entry: CachedAnswer, request: FastifyRequest, reply: FastifyReply): void {
-  const etag = entry.headers.etag;
-  const ifNoneMatch = request.headers['if-none-match'];
-  const notModified = typeof ifNoneMatch === 'string' && etag !== undefined && matches(ifNoneMatch, etag);
-  sendReady(reply, entry.body, entry.headers, notModified);
-}
-
 /** onSend, after the route's caching headers: keeps a successful answer as its bytes. */
-function keep(
-  _declaration: CacheDeclaration,
-  answers: AnswerCache,
-  versions: TableVersions,
-  timeBounds: TimeBounds,
-): onSendHookHandler {
+function keep(cache: ResponseCache, own: OwnHeaders): onSendHookHandler {
+  const { answers, versions, timeBounds } = cache;
   return (request, reply, payload, done) => {
     const miss = request.cacheMiss;
     if (miss === null) return done(null, payload);
@@ -170,10 +192,12 @@ function keep(
       const value = reply.getHeader(name);
       if (value !== undefined) headers[name] = String(value);
     }
+    const route = request.routeOptions.url ?? request.url;
+    const early = answeredAsEarly(request, reply, own);
     timeBounds.until(miss.tables).then(
       (until) => {
-        const entry: CachedAnswer = { body, headers, tables: miss.tables, stamps: miss.stamps, until };
-        answers.set(miss.key, entry);
+        const { tables, stamps } = miss;
+        answers.set(miss.key, { body, headers, tables, stamps, until, route, early });
       },
       () => {}, // the answer is sent, not kept
     ).finally(() => {
@@ -181,6 +205,16 @@ function keep(
       done(null, body);
     });
   };
+}
+
+/**
+ * Whether a guest's hit on this answer may be sent before Fastify (early-hits.ts): its route counts
+ * no requests (a per-IP limit counts hits too, in its onRequest hook) and it carries no header but
+ * the request's own and the kept ones (no route or plugin hook added one the early hit would lack).
+ */
+function answeredAsEarly(request: FastifyRequest, reply: FastifyReply, own: OwnHeaders): boolean {
+  if (request.routeOptions.config.rateLimit) return false;
+  return onlyOwnHeaders(reply.getHeaders(), own, request.headers.origin, KEPT_HEADERS);
 }
 
 /**

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/db/client.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { bothPaths, headersApartFromIdAndDate, listening } from '../helpers/early-hits.ts';
 import {
   adminHeaders,
   create,
@@ -74,6 +75,18 @@ describe('the answer cache on one instance', () => {
     assert.equal(notModified.headers.etag, first.etag);
     assert.equal(notModified.headers.vary, first.vary);
     assert.equal(notModified.headers['content-type'], undefined);
+  });
+
+  test('when a guest hit is sent before Fastify, then every header but the request id and date is the one of Fastify\'s path', async () => {
+    const product = await createProduct(t.app);
+    const base = await listening(t.app);
+    for (const url of [`/rest/product/product/${product.id}`, '/rest/product/product?limit=2', '/rest/v1/storefront-config']) {
+      const { fastify, early, earlyHits } = await bothPaths(t.app, base, url);
+      assert.equal(earlyHits, 1, url);
+      assert.deepEqual(headersApartFromIdAndDate(early), headersApartFromIdAndDate(fastify), url);
+      assert.equal(await early.text(), await fastify.text(), url);
+      assert.match(String(early.headers.get('x-request-id')), /^[0-9a-f-]{36}$/);
+    }
   });
 
   test('when many guests ask a page that is not kept at once, then one read answers them all', async () => {

@@ -12,6 +12,8 @@ const answer = (bytes: number): CachedAnswer => ({
   tables: ['product'],
   until: null,
   stamps: [1],
+  route: '/rest/product/product',
+  early: true,
 });
 
 describe('the answer cache bound', () => {

@@ -9,6 +9,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The `metrics.port` listener, when one is configured. */
     metricsServer: Server | undefined;
+    /** Records an answer in the request histogram (for answers sent without Fastify's hooks). */
+    observeRequest: ((method: string, route: string, status: number, seconds: number) => void) | undefined;
   }
 }
 
@@ -23,6 +25,7 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
 const metricsPlugin: FastifyPluginAsync = async (app) => {
   const { token, port } = app.config.metrics;
   app.decorate('metricsServer', undefined);
+  app.decorate('observeRequest', undefined);
   if (token === undefined && port === undefined) return;
   const metrics = new Metrics({
     database: app.database,
@@ -41,6 +44,7 @@ const metricsPlugin: FastifyPluginAsync = async (app) => {
       );
     },
   });
+  app.observeRequest = (method, route, status, seconds) => metrics.observe(method, route, status, seconds);
   // Root level (fastify-plugin): every route's answers are observed, by route template.
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observe(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);

@@ -20,6 +20,8 @@ export interface DatabaseOptions {
   onQuery?: (text: string) => void;
   /** Told what a slow step of opening is doing (the first start's initdb), for the start's progress lines. */
   onStage?: (text: string) => void;
+  /** PGlite in memory only: start from this cluster (an earlier `dump()`) instead of a new one. */
+  startFrom?: Blob;
 }
 
 const DEFAULT_TIMEOUTS: PostgresTimeouts = {
@@ -38,7 +40,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         { ...DEFAULT_TIMEOUTS, ...options.timeouts },
         logger,
       )
-    : openPglite(options.dataDir, logger, options.onStage);
+    : openPglite(options.dataDir, logger, options.onStage, options.startFrom);
 }
 
 /**

@@ -19,6 +19,8 @@ export interface Database {
    */
   listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
   migrate(): Promise<void>;
+  /** PGlite only: the whole cluster as a tarball, to start another instance from (`startFrom`). */
+  dump?(): Promise<Blob>;
   close(): Promise<void>;
 }
 

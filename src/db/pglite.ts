@@ -17,6 +17,7 @@ export async function openPglite(
   dataDir: string,
   logger: QueryLogger,
   onStage: (text: string) => void = () => {},
+  startFrom?: Blob,
 ): Promise<Database> {
   const inMemory = dataDir === 'memory://';
   const lock = inMemory ? undefined : acquireDataDirLock(dataDir);
@@ -43,7 +44,11 @@ export async function openPglite(
       import('@electric-sql/pglite/contrib/unaccent'),
     ]);
   const { PGlite } = pgliteModule;
-  const client = new PGlite({ dataDir: inMemory ? undefined : dataDir, extensions: { pg_trgm, unaccent } });
+  const client = new PGlite({
+    dataDir: inMemory ? undefined : dataDir,
+    loadDataDir: inMemory ? startFrom : undefined,
+    extensions: { pg_trgm, unaccent },
+  });
   await client.waitReady;
   await client.exec(`set plan_cache_mode = ${PLAN_CACHE_MODE}; ${SEARCH_SETTINGS_SQL}`);
   const db: Db = drizzlePglite({ client, schema, logger });
@@ -63,6 +68,7 @@ export async function openPglite(
     migrate: async () => {
       await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
     },
+    dump: async () => client.dumpDataDir('none'),
     close: async () => {
       await client.close();
       lock?.release();

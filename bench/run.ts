@@ -84,7 +84,7 @@ async function load(
   distinct = false,
 ): Promise<Measurement> {
   // A new Accept-Language each request (part of the answer cache's key, read by nothing else yet):
-  // the service runs the whole read, as without the cache, and keeps each answer.
+  // the service runs the whole read, as without the cache; an answer asked once is not kept.
   const distinctHeader = distinct ? { 'accept-language': 'x-[<id>]' } : {};
   const result = await autocannon({
     url: url + request.path,

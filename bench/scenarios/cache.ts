@@ -2,7 +2,7 @@ import { catalogSeed } from './catalog.ts';
 import type { BenchContext, Scenario } from './types.ts';
 
 // The answer cache (docs/performance.md, "The shared cache"), over the catalog's 10,000 products:
-// hits (the same URL again), misses (every URL new, each answer then kept) and hits while a price
+// hits (the same URL again), misses (every URL new: asked once, so not kept) and hits while a price
 // on the first page changes every second. Targets as ratios to R on PostgreSQL. A target about the
 // read path itself (translations, promotions) is measured on a miss: a hit reads nothing.
 

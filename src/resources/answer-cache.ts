@@ -21,6 +21,9 @@ export interface CachedAnswer {
 /** What an entry costs beyond its body: the key, the headers, the object (a fair round figure). */
 const ENTRY_OVERHEAD = 512;
 
+/** How many keys asked once are remembered; past it the memory starts again (a few MB at most). */
+const ASKED_ONCE_AT_MOST = 20_000;
+
 interface Slot {
   answer: CachedAnswer;
   /** `moves` when it was last put at the recent end. */
@@ -29,6 +32,8 @@ interface Slot {
 
 export class AnswerCache {
   private readonly entries = new Map<string, Slot>();
+  /** Keys missed once and not kept since. */
+  private readonly askedOnce = new Set<string>();
   private bytes = 0;
   private moves = 0;
   hits = 0;
@@ -58,8 +63,21 @@ export class AnswerCache {
     return slot.answer;
   }
 
+  /**
+   * Whether the answer to a miss on `key` is worth keeping: the key was asked before (missed once,
+   * or kept and since dropped by a write or its time). A key asked once is noted, not kept: a crawl
+   * of one-off URLs copies no answer and pushes no kept one out.
+   */
+  worthKeeping(key: string): boolean {
+    if (this.entries.has(key) || this.askedOnce.has(key)) return true;
+    if (this.askedOnce.size >= ASKED_ONCE_AT_MOST) this.askedOnce.clear();
+    this.askedOnce.add(key);
+    return false;
+  }
+
   set(key: string, entry: CachedAnswer): void {
     this.delete(key);
+    this.askedOnce.delete(key);
     const cost = costOf(key, entry);
     if (cost > this.maxBytes) return;
     this.entries.set(key, { answer: entry, movedAt: ++this.moves });
@@ -80,6 +98,7 @@ export class AnswerCache {
 
   clear(): void {
     this.entries.clear();
+    this.askedOnce.clear();
     this.bytes = 0;
   }
 }

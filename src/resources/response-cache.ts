@@ -44,7 +44,14 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     /** The key and table stamps of a cacheable read that missed, set before its handler runs. */
-    cacheMiss: { key: string; tables: readonly string[]; stamps: number[]; finished(): void } | null;
+    cacheMiss: {
+      key: string;
+      tables: readonly string[];
+      stamps: number[];
+      /** Kept when sent: its key was asked before, or other requests wait for this answer. */
+      worthKeeping(): boolean;
+      finished(): void;
+    } | null;
   }
 }
 
@@ -128,14 +135,22 @@ export async function installResponseCache(
   });
 }
 
+/** A read of a key under way: the requests waiting for its answer, and when they stop waiting. */
+interface Reading {
+  finish(): void;
+  waiters: (() => void)[] | null;
+  timer: NodeJS.Timeout | null;
+}
+
 /**
  * onRequest: a kept answer whose tables have not moved is sent as it is; a miss notes its stamps.
  * While one read of a key is under way, the same key's other requests wait for its answer rather
- * than read too (after a write, every connection asks the changed page at once).
+ * than read too (after a write, every connection asks the changed page at once). A read nobody
+ * waits for costs a map entry: the wait's timer is set by its first waiter.
  */
 function lookup(declaration: CacheDeclaration, cache: ResponseCache): onRequestHookHandler {
   const { answers, versions, timeBounds } = cache;
-  const reading = new Map<string, Promise<void>>();
+  const reading = new Map<string, Reading>();
   const answerFromCache = (key: string, request: FastifyRequest, reply: FastifyReply): boolean => {
     const entry = keptAnswer(cache, key);
     if (entry === undefined) return false;
@@ -145,22 +160,35 @@ function lookup(declaration: CacheDeclaration, cache: ResponseCache): onRequestH
   };
   const read = (request: FastifyRequest, key: string, done: HookHandlerDoneFunction) => {
     answers.misses++;
-    let resolve = () => {};
-    const underWay = new Promise<void>((r) => {
-      resolve = r;
-    });
-    reading.set(key, underWay);
-    // Waiters never wait on an answer that is never sent: they read themselves after a while.
-    const timer = setTimeout(() => finish(), WAIT_AT_MOST_MS).unref();
-    const finish = () => {
-      clearTimeout(timer);
-      if (reading.get(key) === underWay) reading.delete(key);
-      resolve();
+    const underWay: Reading = {
+      waiters: null,
+      timer: null,
+      finish() {
+        if (reading.get(key) === underWay) reading.delete(key);
+        if (underWay.timer !== null) clearTimeout(underWay.timer);
+        const waiters = underWay.waiters;
+        underWay.waiters = null;
+        // After the current hook returns, as the promise it replaces did.
+        if (waiters !== null) queueMicrotask(() => waiters.forEach((wake) => wake()));
+      },
     };
+    reading.set(key, underWay);
     // Taken before the read: a write committed meanwhile moves a stamp, and the answer is dropped.
     const tables = timeBounds.widen(declaration.tables);
-    request.cacheMiss = { key, tables, stamps: versions.stampsOf(tables), finished: finish };
+    const asked = answers.worthKeeping(key);
+    request.cacheMiss = {
+      key,
+      tables,
+      stamps: versions.stampsOf(tables),
+      worthKeeping: () => asked || underWay.waiters !== null,
+      finished: underWay.finish,
+    };
     done();
+  };
+  const wait = (underWay: Reading, wake: () => void) => {
+    (underWay.waiters ??= []).push(wake);
+    // Waiters never wait on an answer that is never sent: they read themselves after a while.
+    underWay.timer ??= setTimeout(underWay.finish, WAIT_AT_MOST_MS).unref();
   };
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const scope = request.method === 'GET' && versions.live ? scopeToCache(request, declaration) : null;
@@ -169,7 +197,7 @@ function lookup(declaration: CacheDeclaration, cache: ResponseCache): onRequestH
     if (answerFromCache(key, request, reply)) return;
     const underWay = reading.get(key);
     if (underWay === undefined) return read(request, key, done);
-    underWay.then(() => {
+    wait(underWay, () => {
       if (!answerFromCache(key, request, reply)) read(request, key, done);
     });
   };
@@ -182,7 +210,7 @@ function keep(cache: ResponseCache, own: OwnHeaders): onSendHookHandler {
     const miss = request.cacheMiss;
     if (miss === null) return done(null, payload);
     request.cacheMiss = null;
-    if (reply.statusCode !== 200 || typeof payload !== 'string' || !versions.live) {
+    if (reply.statusCode !== 200 || typeof payload !== 'string' || !versions.live || !miss.worthKeeping()) {
       miss.finished();
       return done(null, payload);
     }
@@ -194,11 +222,16 @@ function keep(cache: ResponseCache, own: OwnHeaders): onSendHookHandler {
     }
     const route = request.routeOptions.url ?? request.url;
     const early = answeredAsEarly(request, reply, own);
-    timeBounds.until(miss.tables).then(
-      (until) => {
-        const { tables, stamps } = miss;
-        answers.set(miss.key, { body, headers, tables, stamps, until, route, early });
-      },
+    const { tables, stamps } = miss;
+    const store = (until: number | null) => answers.set(miss.key, { body, headers, tables, stamps, until, route, early });
+    const known = timeBounds.untilIfKnown(tables);
+    if (known !== undefined) {
+      store(known);
+      miss.finished();
+      return done(null, body);
+    }
+    timeBounds.until(tables).then(
+      store,
       () => {}, // the answer is sent, not kept
     ).finally(() => {
       miss.finished();

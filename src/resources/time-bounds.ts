@@ -14,15 +14,27 @@ export interface TimeBound {
 /** The time bounds the modules declared, and each one's next change while its table stands still. */
 export class TimeBounds {
   private readonly bounds: { bound: TimeBound; stamps: number[] | null; until: number | null }[] = [];
+  /** `widen`'s answers by the route's own list: asked on every miss, they change only with `add`. */
+  private widened = new WeakMap<readonly string[], readonly string[]>();
 
   constructor(private readonly versions: TableVersions) {}
 
   add(bound: TimeBound): void {
     this.bounds.push({ bound, stamps: null, until: null });
+    this.widened = new WeakMap();
   }
 
   /** The tables an answer reading `tables` depends on: theirs and the bound tables affecting them. */
   widen(tables: readonly string[]): readonly string[] {
+    let wide = this.widened.get(tables);
+    if (wide === undefined) {
+      wide = this.widenNow(tables);
+      this.widened.set(tables, wide);
+    }
+    return wide;
+  }
+
+  private widenNow(tables: readonly string[]): readonly string[] {
     const extra = this.bounds
       .filter(({ bound }) => bound.affects.some((t) => tables.includes(t)) && !tables.includes(bound.table))
       .map(({ bound }) => bound.table);
@@ -31,19 +43,37 @@ export class TimeBounds {
 
   /** Until when an answer reading `tables` is right (null: until a write); one query per change. */
   async until(tables: readonly string[]): Promise<number | null> {
-    let soonest: number | null = null;
     for (const entry of this.bounds) {
-      if (!tables.includes(entry.bound.table)) continue;
-      const stale =
-        entry.stamps === null ||
-        !this.versions.unchanged([entry.bound.table], entry.stamps) ||
-        (entry.until !== null && Date.now() >= entry.until);
-      if (stale) {
+      if (tables.includes(entry.bound.table) && this.stale(entry)) {
         // The stamps first: a write committed during the query makes the next call ask again.
         entry.stamps = this.versions.stampsOf([entry.bound.table]);
         entry.until = await entry.bound.nextChange();
       }
-      if (entry.until !== null && (soonest === null || entry.until < soonest)) soonest = entry.until;
+    }
+    return this.soonest(tables);
+  }
+
+  /** `until` without waiting, when no bound of `tables` has to be asked again; else undefined. */
+  untilIfKnown(tables: readonly string[]): number | null | undefined {
+    for (const entry of this.bounds) {
+      if (tables.includes(entry.bound.table) && this.stale(entry)) return undefined;
+    }
+    return this.soonest(tables);
+  }
+
+  private stale(entry: { bound: TimeBound; stamps: number[] | null; until: number | null }): boolean {
+    return (
+      entry.stamps === null ||
+      !this.versions.unchanged([entry.bound.table], entry.stamps) ||
+      (entry.until !== null && Date.now() >= entry.until)
+    );
+  }
+
+  private soonest(tables: readonly string[]): number | null {
+    let soonest: number | null = null;
+    for (const { bound, until } of this.bounds) {
+      if (!tables.includes(bound.table) || until === null) continue;
+      if (soonest === null || until < soonest) soonest = until;
     }
     return soonest;
   }

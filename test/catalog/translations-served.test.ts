@@ -44,6 +44,7 @@ describe('translations: served locales and kept answers', () => {
     });
     const greek = `/rest/product/product?q=${encodeURIComponent(`καφεδακι ${word}`)}`;
     assert.deepEqual(await namesOf(greek), [product.name], 'served: the Greek text matches');
+    assert.deepEqual(await namesOf(greek), [product.name], 'kept from the second ask');
     await setLocales(['en']);
     try {
       assert.deepEqual(await namesOf(greek), [], 'el is not served: its text does not match');
@@ -61,8 +62,11 @@ describe('translations: served locales and kept answers', () => {
     const product = await createProduct(t.app, { brand, name: 'Espresso cup', translations: { el: { name: 'Φλιτζάνι' } } });
     const greekList = `/rest/product/product?brand=${brand}&locale=el`;
     const englishList = `/rest/product/product?brand=${brand}`;
-    assert.deepEqual(await namesOf(greekList), ['Φλιτζάνι']);
-    assert.deepEqual(await namesOf(englishList), ['Espresso cup']);
+    for (let ask = 0; ask < 2; ask++) {
+      // Kept from the second ask (docs/performance.md).
+      assert.deepEqual(await namesOf(greekList), ['Φλιτζάνι']);
+      assert.deepEqual(await namesOf(englishList), ['Espresso cup']);
+    }
     const hits = t.app.responseCache?.answers.hits ?? 0;
     assert.deepEqual(await namesOf(greekList), ['Φλιτζάνι']);
     assert.equal(t.app.responseCache?.answers.hits, hits + 1, 'the Greek answer is kept');

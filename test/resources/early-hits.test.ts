@@ -167,7 +167,7 @@ describe('a kept answer of a route with a per-IP limit', () => {
     ));
     app.get(
       '/limited-kept-read',
-      { config: { cache: { tables: ['setting'] }, rateLimit: { max: 2, timeWindow: 60_000 } } },
+      { config: { cache: { tables: ['setting'] }, rateLimit: { max: 3, timeWindow: 60_000 } } },
       async () => ({ read: true }),
     );
     await app.ready();
@@ -181,9 +181,9 @@ describe('a kept answer of a route with a per-IP limit', () => {
   test('when a guest asks it past the limit, then the hit is counted and refused with the same 429', async () => {
     const ask = () => fetch(`${base}/limited-kept-read`, { headers: { 'accept-language': 'en' } });
     const hitsBefore = app.responseCache?.answers.hits ?? 0;
-    assert.equal((await ask()).status, 200);
-    assert.equal((await ask()).status, 200);
-    assert.equal(app.responseCache?.answers.hits, hitsBefore + 1, 'the second answer is a hit');
+    // Kept from the second ask: the third is a hit.
+    for (let n = 0; n < 3; n++) assert.equal((await ask()).status, 200);
+    assert.equal(app.responseCache?.answers.hits, hitsBefore + 1, 'the third answer is a hit');
     const refused = await ask();
     assert.equal(refused.status, 429);
     assert.equal((await refused.json()).error.code, 'RATE_LIMITED');

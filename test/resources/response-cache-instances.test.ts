@@ -60,9 +60,10 @@ describe('the answer cache across two instances', { skip: testEngine !== 'postgr
     const product = await createProduct(a.app, { price: 10 });
     const page = `/rest/product/product/${product.id}`;
     await onB(page);
+    await onB(page); // kept from the second ask
     const hits = cacheOfB().answers.hits;
     assert.equal((await onB(page)).price, 10);
-    assert.equal(cacheOfB().answers.hits, hits + 1, 'the second read is kept');
+    assert.equal(cacheOfB().answers.hits, hits + 1, 'the third read is a hit');
     await patchOnA(page, { price: 11 });
     assert.equal(await untilOnB(async () => (await onB(page)).price, 11), 11);
   });
@@ -71,6 +72,7 @@ describe('the answer cache across two instances', { skip: testEngine !== 'postgr
     const category = await createCategory(a.app, { name: 'Old name' });
     const list = `/rest/product/category?id=${category.id}`;
     await onB(list);
+    await onB(list); // kept from the second ask
     await patchOnA(`/rest/product/category/${category.id}`, { name: 'New name' });
     assert.equal(await untilOnB(async () => (await onB(list))[0].name, 'New name'), 'New name');
   });
@@ -78,6 +80,7 @@ describe('the answer cache across two instances', { skip: testEngine !== 'postgr
   test('when one instance changes a setting, then the other’s storefront configuration follows', async () => {
     const tracking = async () => (await onB('/rest/v1/storefront-config')).priceTracking.enabled;
     assert.equal(await tracking(), true);
+    assert.equal(await tracking(), true); // kept from the second ask
     const put = await a.app.inject({
       method: 'PUT',
       url: '/rest/system/setting/price_tracking_enabled',
@@ -92,6 +95,7 @@ describe('the answer cache across two instances', { skip: testEngine !== 'postgr
     const product = await createProduct(a.app, { price: 20 });
     const page = `/rest/product/product/${product.id}`;
     await onB(page);
+    await onB(page); // kept from the second ask
     assert.ok(cacheOfB().answers.size > 0);
     await queryRows(
       a.database.db,

@@ -74,3 +74,24 @@ describe('the answer cache bound', () => {
     assert.ok(cache.get('small'));
   });
 });
+
+describe('which answers are kept', () => {
+  test('when a key is asked once, then its answer is not worth keeping; asked again, or once kept, it is', () => {
+    const cache = new AnswerCache(1024 * 1024);
+    assert.equal(cache.worthKeeping('a'), false, 'a one-off URL');
+    assert.equal(cache.worthKeeping('a'), true, 'its second ask');
+    cache.set('a', answer(10));
+    cache.delete('b');
+    assert.equal(cache.worthKeeping('a'), true, 'kept, then asked after a write made it stale');
+    cache.clear();
+    assert.equal(cache.worthKeeping('a'), false, 'emptied: asked once again');
+  });
+
+  test('when more keys are asked once than it remembers, then it starts again rather than grow', () => {
+    const cache = new AnswerCache(1024 * 1024);
+    for (let i = 0; i < 20_000; i++) cache.worthKeeping(`once ${i}`);
+    assert.equal(cache.worthKeeping('once 19999'), true, 'remembered up to the bound');
+    assert.equal(cache.worthKeeping('one more'), false);
+    assert.equal(cache.worthKeeping('once 0'), false, 'forgotten when the memory started again');
+  });
+});

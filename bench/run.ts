@@ -418,7 +418,10 @@ async function main() {
   server = await build.buildServer();
   serviceFlags = build.serviceNodeFlags();
   serviceEnvironment = build.serviceEnv();
-  const selected = scenarios.filter((s) => !only || s.group === only || s.name.includes(only));
+  // `--only =NAME`: that scenario alone (a name can be part of others').
+  const selected = scenarios.filter((s) =>
+    !only ? true : only.startsWith('=') ? s.name === only.slice(1) : s.group === only || s.name.includes(only),
+  );
   const header = [
     'scenario',
     'engine',

@@ -87,16 +87,28 @@ function pageRows(db: Db, plan: ListPlan, rows: PageRows, perPage: SQL): SQL {
  * is aggregated straight from the sorted, limited subquery. Unexecuted, the statement with its
  * placeholders (tests EXPLAIN it through `.toSQL()`).
  */
-export function pageStatement(db: Db, plan: ListPlan, rows: PageRows = 'planned') {
+export function pageStatement(db: Db, basePlan: ListPlan, rows: PageRows = 'planned') {
   // The applied size is computed once by the statement (it may read a setting), and the page's
-  // limit and offset, (page - 1) × size, refer to it.
+  // limit and offset, (page - 1) × size, refer to it; so are the values fields share (`shared`).
   const perPage = sql`one.per_page`;
+  const shared = new Map<string, SQL>();
+  const plan: ListPlan = {
+    ...basePlan,
+    ctx: {
+      ...basePlan.ctx,
+      shared: (name, value) => {
+        shared.set(name, value);
+        return sql.raw(`one.shared_${name}`);
+      },
+    },
+  };
   const inner = pageRows(db, plan, rows, perPage);
   const tree = plan.query.with;
   const page =
     tree.size === 0
       ? inner
       : sql`select ${withRelations(plan.resource, plan.ctx, tree, 'rel0', 1)} from (${inner}) rel0`;
+  const sharedColumns = [...shared].map(([name, value]) => sql`, ${value} as ${sql.raw(`shared_${name}`)}`);
   return (
     db
       .select({
@@ -109,7 +121,7 @@ export function pageStatement(db: Db, plan: ListPlan, rows: PageRows = 'planned'
         }`,
       })
       // OFFSET 0 keeps the planner from pulling `one` up into its uses, each reading the setting.
-      .from(sql`(select ${perPageOf(plan)} as per_page offset 0) as one`)
+      .from(sql`(select ${perPageOf(plan)} as per_page${sql.join(sharedColumns)} offset 0) as one`)
   );
 }
 

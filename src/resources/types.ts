@@ -88,6 +88,12 @@ export interface ReadContext extends RequestContext {
    * null: any stored text (a resource without translations).
    */
   servedLocales: readonly string[] | null;
+  /**
+   * A value the whole statement computes once (a sub-select every row's field would otherwise set
+   * up again on each execution), named `name`: answers what a field refers to it by. In the page
+   * statement it is a column of the statement's one row (repo.ts); elsewhere the value itself.
+   */
+  shared?(name: string, value: SQL): SQL;
 }
 
 /** The locale a read renders and the locales it may match texts in (ReadContext). */

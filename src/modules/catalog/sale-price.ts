@@ -19,32 +19,39 @@ const runningSales = sql`(select coalesce(array_agg(s), '{}') from catalog_sale 
 /** The categories an active catalog sale may cover (null: any product may be). */
 const coveredCategories = sql`(select c.category_ids from catalog_sale_cover c)::integer[]`;
 
-/** A price of the product `product` (a product row's columns) under the running sales. */
+/**
+ * A price of the product `product` (a product row's columns) under the running sales. In a read's
+ * page statement the sales and the covered categories are read once for the statement (`shared`):
+ * as sub-selects of each price, every execution set up two of them per price (the list: 8).
+ */
 function salePriceOf(
   price: SQL | PgColumn,
   product: { id: SQL | PgColumn; categoryId: SQL | PgColumn; brand: SQL | PgColumn },
+  ctx?: ReadContext,
 ): SQL<number> {
+  const sales = ctx?.shared?.('running_sales', runningSales) ?? runningSales;
+  const covered = ctx?.shared?.('covered_categories', coveredCategories) ?? coveredCategories;
   // Null (no cover row, a sale for any product, a product without a category) calls sale_price.
-  return sql<number>`case when coalesce(${product.categoryId} = any(${coveredCategories}), true)
-    then sale_price(${price}, ${product.id}, ${product.categoryId}, ${product.brand}, ${runningSales})
+  return sql<number>`case when coalesce(${product.categoryId} = any(${covered}), true)
+    then sale_price(${price}, ${product.id}, ${product.categoryId}, ${product.brand}, ${sales})
     else ${price} end`;
 }
 
 /** A product's price (a stored price of it, or of one of its variants) as a running sale makes it. */
-export function catalogPriceSql(price: SQL | PgColumn): SQL<number> {
-  return salePriceOf(price, products);
+export function catalogPriceSql(price: SQL | PgColumn, ctx?: ReadContext): SQL<number> {
+  return salePriceOf(price, products, ctx);
 }
 
 /** A product field's price as the caller sees it: the sale price for shoppers, the stored one for the back office. */
 export function shopperPrice(column: PgColumn, ctx: ReadContext): SQL {
-  return ctx.scope === 'backend' ? sql`${column}` : catalogPriceSql(column);
+  return ctx.scope === 'backend' ? sql`${column}` : catalogPriceSql(column, ctx);
 }
 
 /** A variant's own price (null: the product's) under a running sale, read from the variant's row. */
 export function shopperVariantPrice(column: PgColumn, ctx: ReadContext): SQL {
   if (ctx.scope === 'backend') return sql`${column}`;
   const p = { id: sql`p.id`, categoryId: sql`p.category_id`, brand: sql`p.brand` };
-  return sql`(select ${salePriceOf(column, p)} from product p where p.id = ${productVariants.productId})`;
+  return sql`(select ${salePriceOf(column, p, ctx)} from product p where p.id = ${productVariants.productId})`;
 }
 
 /**
@@ -57,7 +64,7 @@ export function shopperReferencePrice(column: PgColumn, ctx: ReadContext): SQL {
   // A reference at or below the price is the answer either way (least(price, reference)): no
   // second sale price a row then.
   return sql`case when ${column} <= ${products.price} then ${column}
-    when ${catalogPriceSql(products.price)} < ${products.price} then least(${products.price}, ${column})
+    when ${catalogPriceSql(products.price, ctx)} < ${products.price} then least(${products.price}, ${column})
     else ${column} end`;
 }
 

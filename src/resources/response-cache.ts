@@ -169,7 +169,10 @@ function lookup(declaration: CacheDeclaration, cache: ResponseCache): onRequestH
         const waiters = underWay.waiters;
         underWay.waiters = null;
         // After the current hook returns, as the promise it replaces did.
-        if (waiters !== null) queueMicrotask(() => waiters.forEach((wake) => wake()));
+        if (waiters !== null)
+          queueMicrotask(() => {
+            for (const wake of waiters) wake();
+          });
       },
     };
     reading.set(key, underWay);
@@ -186,7 +189,8 @@ function lookup(declaration: CacheDeclaration, cache: ResponseCache): onRequestH
     done();
   };
   const wait = (underWay: Reading, wake: () => void) => {
-    (underWay.waiters ??= []).push(wake);
+    if (underWay.waiters === null) underWay.waiters = [];
+    underWay.waiters.push(wake);
     // Waiters never wait on an answer that is never sent: they read themselves after a while.
     underWay.timer ??= setTimeout(underWay.finish, WAIT_AT_MOST_MS).unref();
   };

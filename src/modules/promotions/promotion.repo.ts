@@ -40,6 +40,7 @@ export function cartPromotionsReadJson(known: SQL | Placeholder) {
     and (p.usage_limit is null or p.used_count < p.usage_limit)`;
   // FILTER: a caller of the current version is sent no promotion (nothing built, nothing parsed).
   const stale = sql`(v.version is null or v.version is distinct from ${known}::text)`;
+  // OFFSET 0 keeps the planner from pulling `v` up: each of the six uses of v.version read the version again.
   return sql<CartPromotionsRead>`(select json_build_object(
       'running', coalesce(array_agg(p.id order by p.id) filter (where p.id is not null and ${running}), '{}'),
       'version', v.version,
@@ -47,7 +48,7 @@ export function cartPromotionsReadJson(known: SQL | Placeholder) {
         'conditions', p.conditions, 'action', p.action, 'priority', p.priority, 'exclusive', p.exclusive,
         'combinesWithCoupons', p.combines_with_coupons, 'usageLimit', p.usage_limit,
         'translations', p.translations) order by p.id) filter (where ${stale} and p.id is not null), '[]') end)
-    from (select (select r.version::text from resource_version r where r.name = 'promotion') as version) v
+    from (select (select r.version::text from resource_version r where r.name = 'promotion') as version offset 0) v
     left join ${promotions} p on p.kind = 'cart' and p.active
     group by v.version)`;
 }

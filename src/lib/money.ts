@@ -55,6 +55,8 @@ export function sumCents(values: readonly number[], what = 'sum'): number {
  * from its decimal text rather than by multiplying a float. More than two decimals → RangeError.
  */
 export function toCents(decimal: number | string): number {
+  // Whole amounts (most limits and thresholds) need no parsing: × 100 is exact below 2^53.
+  if (Number.isSafeInteger(decimal) && Number.isSafeInteger((decimal as number) * 100)) return (decimal as number) * 100 || 0;
   const { num, scale } = toFraction(decimal, 'amount');
   if (scale > 2) throw new RangeError(`amount has more than two decimals: ${String(decimal)}`);
   return toSafe(num * 10n ** BigInt(2 - scale), 'amount');
@@ -75,6 +77,14 @@ export function fromCents(cents: number): number {
  */
 export function percentOf(cents: number, percent: number): number {
   assertCents(cents);
+  // A whole percent of an amount whose doubled product stays below 2^53: the same half-up rounding
+  // in plain numbers (every operation exact), without BigInt's allocations on the quote's hot path.
+  if (Number.isInteger(percent) && Number.isSafeInteger(2 * Math.abs(cents * percent) + 100)) {
+    const abs = Math.abs(cents * percent);
+    const doubled = 2 * abs + 100;
+    const q = (doubled - (doubled % 200)) / 200;
+    return (cents * percent < 0 ? -q : q) || 0;
+  }
   const p = toFraction(percent, 'percent');
   return toSafe(divRound(BigInt(cents) * p.num, 100n * p.den), 'percentOf');
 }
@@ -106,16 +116,24 @@ export function vatFromGross(grossCents: number, ratePercent: number): VatSplit 
 export function allocate(total: number, weights: readonly number[]): number[] {
   assertCents(total, 'total');
   if (total < 0) throw new RangeError('allocate: total must not be negative');
-  const ws = weights.map((w) => BigInt(assertCents(w, 'weight')));
-  if (ws.some((w) => w < 0n)) throw new RangeError('allocate: weights must not be negative');
-  const sum = ws.reduce((a, b) => a + b, 0n);
+  for (const w of weights) assertCents(w, 'weight');
+  if (weights.some((w) => w < 0)) throw new RangeError('allocate: weights must not be negative');
   if (total === 0) return weights.map(() => 0);
-  if (sum === 0n) throw new RangeError('allocate: cannot split a non-zero total over zero weights');
+  let sum = 0;
+  let largest = 0;
+  for (const w of weights) {
+    sum += w;
+    largest = Math.max(largest, w);
+  }
+  if (sum === 0) throw new RangeError('allocate: cannot split a non-zero total over zero weights');
+  if (Number.isSafeInteger(sum) && Number.isSafeInteger(total * largest)) return allocateSafe(total, weights, sum);
+  const ws = weights.map((w) => BigInt(w));
+  const bigSum = ws.reduce((a, b) => a + b, 0n);
   const t = BigInt(total);
-  const parts = ws.map((w) => (t * w) / sum);
+  const parts = ws.map((w) => (t * w) / bigSum);
   let left = t - parts.reduce((a, b) => a + b, 0n);
   const order = ws
-    .map((w, i) => ({ i, rem: (t * w) % sum }))
+    .map((w, i) => ({ i, rem: (t * w) % bigSum }))
     .sort((a, b) => (a.rem === b.rem ? a.i - b.i : a.rem > b.rem ? -1 : 1));
   for (const { i } of order) {
     if (left === 0n) break;
@@ -123,4 +141,19 @@ export function allocate(total: number, weights: readonly number[]): number[] {
     left -= 1n;
   }
   return parts.map((p) => toSafe(p, 'allocate'));
+}
+
+/** allocate's arithmetic in plain numbers, when every product total × weight is below 2^53 (exact). */
+function allocateSafe(total: number, weights: readonly number[], sum: number): number[] {
+  const parts = weights.map((w) => (total * w - ((total * w) % sum)) / sum);
+  let left = total - parts.reduce((a, b) => a + b, 0);
+  const order = weights
+    .map((w, i) => ({ i, rem: (total * w) % sum }))
+    .sort((a, b) => (a.rem === b.rem ? a.i - b.i : b.rem - a.rem));
+  for (const { i } of order) {
+    if (left === 0) break;
+    parts[i] += 1;
+    left -= 1;
+  }
+  return parts.map((p) => p || 0);
 }

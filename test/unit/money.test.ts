@@ -93,6 +93,24 @@ describe('percentOf', () => {
     );
   });
 
+  test('when the percent is whole, then plain-number arithmetic gives the exact half-away-from-zero result, up to 2^53 and past it', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer({ min: -(10 ** 9), max: 10 ** 9 }), fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER })),
+        fc.integer({ min: 0, max: 100 }),
+        (c, percent) => {
+          const n = BigInt(c) * BigInt(percent);
+          const abs = n < 0n ? -n : n;
+          const q = (2n * abs + 100n) / 200n;
+          const expected = Number(n < 0n ? -q : q);
+          if (!Number.isSafeInteger(expected)) return true; // past the cents a service can hold
+          return percentOf(c, percent) === expected;
+        },
+      ),
+      runs,
+    );
+  });
+
   test('when the percent is not a plain decimal, then it throws a RangeError', () => {
     assert.throws(() => percentOf(100, Number.NaN), RangeError);
     assert.throws(() => percentOf(1.5, 10), RangeError);
@@ -162,6 +180,36 @@ describe('allocate', () => {
           );
         },
       ),
+      runs,
+    );
+  });
+});
+
+/** The largest-remainder split in exact BigInt arithmetic, for comparison. */
+function allocateExactly(total: number, weights: number[]): number[] {
+  const t = BigInt(total);
+  const ws = weights.map(BigInt);
+  const sum = ws.reduce((a, b) => a + b, 0n);
+  const parts = ws.map((w) => (t * w) / sum);
+  let left = t - parts.reduce((a, b) => a + b, 0n);
+  const order = ws.map((w, i) => ({ i, rem: (t * w) % sum })).sort((a, b) => (a.rem === b.rem ? a.i - b.i : a.rem > b.rem ? -1 : 1));
+  for (const { i } of order) {
+    if (left === 0n) break;
+    parts[i] += 1n;
+    left -= 1n;
+  }
+  return parts.map(Number);
+}
+
+describe('allocate against exact arithmetic', () => {
+  test('when totals and weights are small or near 2^53, then the parts are the exact largest-remainder split', () => {
+    const amount = fc.oneof(fc.integer({ min: 0, max: 10 ** 6 }), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }));
+    fc.assert(
+      fc.property(amount, fc.array(amount, { minLength: 1, maxLength: 6 }), (total, weights) => {
+        const sum = weights.reduce((a, b) => a + BigInt(b), 0n);
+        fc.pre(sum > 0n && BigInt(total) <= sum);
+        assert.deepEqual(allocate(total, weights), allocateExactly(total, weights));
+      }),
       runs,
     );
   });

@@ -168,7 +168,7 @@ function lookup(declaration: CacheDeclaration, cache: ResponseCache): onRequestH
         if (underWay.timer !== null) clearTimeout(underWay.timer);
         const waiters = underWay.waiters;
         underWay.waiters = null;
-        // After the current hook returns, as the promise it replaces did.
+        // Once the current hook has returned: a waiter that finds nothing kept starts a read of its own.
         if (waiters !== null)
           queueMicrotask(() => {
             for (const wake of waiters) wake();

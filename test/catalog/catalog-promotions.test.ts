@@ -97,6 +97,34 @@ describe('catalog promotions', () => {
     assert.deepEqual([stored.price, stored.salePrice], [19.99, 16.99], 'the back office edits the regular price');
   });
 
+  test('when a sale covers a product with variants, then the list and the page show each variant\'s own price reduced', async () => {
+    const cat = await category();
+    const sku = `V-${Date.now()}`;
+    const made = await call(t.app, 'POST', '/rest/product/product', { token: await adminToken(t.app, [1]) }, {
+      sku,
+      slug: sku.toLowerCase(),
+      name: 'Tee on sale',
+      price: 20,
+      categoryId: cat,
+      options: [{ name: 'Size', values: ['S', 'M'] }],
+      variants: [
+        { sku: `${sku}-S`, options: { Size: 'S' }, stockQty: 3 },
+        { sku: `${sku}-M`, options: { Size: 'M' }, price: 22.5, stockQty: 3 },
+      ],
+    });
+    assert.equal(made.statusCode, 201, made.body);
+    const id = (made.json() as { data: { id: number } }).data.id;
+    const created = await createPromotion({ conditions: { categoryIds: [cat] }, action: { type: 'percent', value: 10 } });
+    assert.equal(created.statusCode, 201, created.body);
+    type Shown = Product & { priceMax: number; variants: { sku: string; price: number | null }[] };
+    const list = await call(t.app, 'GET', `/rest/product/product?categoryId=${cat}&with=variants`);
+    const page = await call(t.app, 'GET', `/rest/product/product/${id}?with=variants`);
+    for (const shown of [(list.json() as { data: Shown[] }).data[0], (page.json() as { data: Shown }).data]) {
+      assert.deepEqual([shown.price, shown.priceMin, shown.priceMax], [18, 18, 20.25]);
+      assert.deepEqual(shown.variants.map((v) => [v.sku, v.price]), [[`${sku}-S`, null], [`${sku}-M`, 20.25]]);
+    }
+  });
+
   test('when a fixed sale is larger than a brand\'s price, then the price is 0, never negative', async () => {
     const cat = await category();
     await makeProduct(t.app.db, { price: 300, categoryId: cat, brand: 'Cheapo' });

@@ -56,7 +56,9 @@ export function sumCents(values: readonly number[], what = 'sum'): number {
  */
 export function toCents(decimal: number | string): number {
   // Whole amounts (most limits and thresholds) need no parsing: × 100 is exact below 2^53.
-  if (Number.isSafeInteger(decimal) && Number.isSafeInteger((decimal as number) * 100)) return (decimal as number) * 100 || 0;
+  if (typeof decimal === 'number' && Number.isSafeInteger(decimal) && Number.isSafeInteger(decimal * 100)) {
+    return decimal * 100 || 0;
+  }
   const { num, scale } = toFraction(decimal, 'amount');
   if (scale > 2) throw new RangeError(`amount has more than two decimals: ${String(decimal)}`);
   return toSafe(num * 10n ** BigInt(2 - scale), 'amount');

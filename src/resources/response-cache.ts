@@ -228,19 +228,17 @@ function keep(cache: ResponseCache, own: OwnHeaders): onSendHookHandler {
     const early = answeredAsEarly(request, reply, own);
     const { tables, stamps } = miss;
     const store = (until: number | null) => answers.set(miss.key, { body, headers, tables, stamps, until, route, early });
+    const send = () => {
+      miss.finished();
+      done(null, body);
+    };
+    // Without a bound to ask again (nearly always), kept and sent in this turn, with no promise.
     const known = timeBounds.untilIfKnown(tables);
     if (known !== undefined) {
       store(known);
-      miss.finished();
-      return done(null, body);
+      return send();
     }
-    timeBounds.until(tables).then(
-      store,
-      () => {}, // the answer is sent, not kept
-    ).finally(() => {
-      miss.finished();
-      done(null, body);
-    });
+    timeBounds.until(tables).then(store, () => {}).finally(send); // on a failed ask: sent, not kept
   };
 }
 

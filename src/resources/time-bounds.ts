@@ -11,9 +11,16 @@ export interface TimeBound {
   nextChange(): Promise<number | null>;
 }
 
+/** A declared bound, and its next change as read when its table had these stamps (null: not read yet). */
+interface KnownBound {
+  bound: TimeBound;
+  stamps: number[] | null;
+  until: number | null;
+}
+
 /** The time bounds the modules declared, and each one's next change while its table stands still. */
 export class TimeBounds {
-  private readonly bounds: { bound: TimeBound; stamps: number[] | null; until: number | null }[] = [];
+  private readonly bounds: KnownBound[] = [];
   /** `widen`'s answers by the route's own list: asked on every miss, they change only with `add`. */
   private widened = new WeakMap<readonly string[], readonly string[]>();
 
@@ -61,7 +68,7 @@ export class TimeBounds {
     return this.soonest(tables);
   }
 
-  private stale(entry: { bound: TimeBound; stamps: number[] | null; until: number | null }): boolean {
+  private stale(entry: KnownBound): boolean {
     return (
       entry.stamps === null ||
       !this.versions.unchanged([entry.bound.table], entry.stamps) ||

@@ -197,7 +197,9 @@ describe('load and soak on PostgreSQL', { skip: SKIP }, () => {
       rssEvery10s: rss.filter((_, i) => i % 10 === 9).join('/'),
     });
     assert.equal(run.errors, 0, 'connection errors or timeouts');
-    assert.equal(run.unexpected.total, 0, `non-2xx beyond documented conflicts: ${run.unexpected}`);
+    // The server logs at level error: its lines name the cause of a 500.
+    const serverErrors = () => server?.output().slice(-4000) ?? '';
+    assert.equal(run.unexpected.total, 0, `non-2xx beyond documented conflicts: ${run.unexpected}\n${serverErrors()}`);
     assert.equal(
       warm.unexpected.total,
       0,

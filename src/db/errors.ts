@@ -30,3 +30,23 @@ export function isUniqueViolation(error: unknown): boolean {
 export function isForeignKeyViolation(error: unknown): boolean {
   return postgresError(error)?.code === '23503';
 }
+
+/**
+ * A transaction PostgreSQL rolled back to break a deadlock (40P01) or a serialization conflict
+ * (40001): nothing it wrote is kept, so running it again is safe.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  const code = postgresError(error)?.code;
+  return code === '40P01' || code === '40001';
+}
+
+/** Runs `work` (a whole transaction) again when PostgreSQL rolled it back as a conflict, up to `attempts` times. */
+export async function retryingConflicts<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (attempt >= attempts || !isTransactionConflict(err)) throw err;
+    }
+  }
+}

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { causeChain } from '../db/errors.ts';
+import { causeChain, isTransactionConflict } from '../db/errors.ts';
 import { AppError, type ErrorCode, type ErrorDetail, errorBody, GENERIC_ERRORS } from './errors.ts';
 import { webUrlMessage } from './web-url.ts';
 import type { UnavailableLog } from './unavailable-log.ts';
@@ -102,6 +102,14 @@ function answerError(
     return reply
       .status(422)
       .send(errorBody('UNPROCESSABLE', 'a number is out of the range the database can store'));
+  }
+  if (isTransactionConflict(error)) {
+    // Rolled back whole by PostgreSQL to break a deadlock: nothing was written, a retry is safe.
+    request.log.warn(loggable(error), 'transaction conflict');
+    return reply
+      .status(409)
+      .header('retry-after', '1')
+      .send(errorBody('CONFLICT', 'the write met a concurrent one and was not made; retry'));
   }
   if (isDatabaseUnavailable(error)) {
     unavailable.failed(request.log, loggable(error), 'database unavailable');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/db/client.ts';
+import { takeStock } from '../../src/modules/catalog/stock.repo.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { testEngine } from '../helpers/database.ts';
 import {
@@ -154,5 +155,55 @@ describe(`concurrent checkouts (${testEngine})`, () => {
     const spent = placed[0].json().data.pointsSpent as number;
     const deducted = answers.slice(10).filter((a) => a.statusCode === 200).length * 300;
     assert.equal(state.balance, 1000 - spent - deducted);
+  });
+
+  test('when two orders each cross a stock threshold and then take a product the other holds, then both orders are made', {
+    skip: testEngine === 'pglite' ? 'PGlite runs one transaction at a time' : false,
+  }, async () => {
+    // Crossing "fewer than 5" moves the versions of products and variants. Moved during the
+    // reservation, that row was locked between two product locks, and these two deadlocked.
+    const a = await makeProduct(t.app.db, { stockQty: 6 });
+    const c = await makeProduct(t.app.db, { stockQty: 6 });
+    const variantOf = async (id: number) =>
+      (await one<{ id: number }>(sql`select id from product_variant where product_id = ${id}`)).id;
+    const [va, vc] = [await variantOf(a), await variantOf(c)];
+    const versions = () =>
+      queryRows<{ name: string; version: string }>(
+        t.app.db,
+        sql`select name, version::text from resource_version where name in ('product', 'product_variant') order by name`,
+      );
+    const before = await versions();
+    let firstTookA!: () => void;
+    const aTaken = new Promise<void>((open) => (firstTookA = open));
+    let secondTookC!: () => void;
+    const cTaken = new Promise<void>((open) => (secondTookC = open));
+    const first = t.app.db.transaction(async (tx) => {
+      assert.ok(await takeStock(tx, va, 2));
+      firstTookA();
+      // The second's take of C either returns (C is then locked by it) or waits on a lock of ours.
+      await Promise.race([cTaken, new Promise((wait) => setTimeout(wait, 300))]);
+      assert.ok(await takeStock(tx, vc, 2));
+    });
+    const second = t.app.db.transaction(async (tx) => {
+      await aTaken;
+      assert.ok(await takeStock(tx, vc, 2));
+      secondTookC();
+    });
+    const outcomes = await Promise.allSettled([first, second]);
+    assert.deepEqual(
+      outcomes.map((o) => (o.status === 'rejected' ? String(o.reason?.cause ?? o.reason) : 'committed')),
+      ['committed', 'committed'],
+    );
+    const stock = await queryRows<{ s: number }>(
+      t.app.db,
+      sql`select stock_qty as s from product where id in (${a}, ${c}) order by id`,
+    );
+    assert.deepEqual(
+      stock.map((r) => r.s),
+      [4, 2],
+    );
+    const after = await versions();
+    assert.equal(after.length, 2);
+    for (const [i, row] of after.entries()) assert.notEqual(row.version, before[i]?.version, row.name);
   });
 });

@@ -1,1 +1,1 @@
-CREATE TRIGGER product_variant_stock_version AFTER UPDATE OF stock_qty ON product_variant FOR EACH ROW WHEN ((old.stock_qty <= 0) <> (new.stock_qty <= 0) OR (old.stock_qty < 5) <> (new.stock_qty < 5)) EXECUTE FUNCTION bump_resource_version('product_variant');
+CREATE CONSTRAINT TRIGGER product_variant_stock_version AFTER UPDATE OF stock_qty ON product_variant DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN ((old.stock_qty <= 0) <> (new.stock_qty <= 0) OR (old.stock_qty < 5) <> (new.stock_qty < 5)) EXECUTE FUNCTION bump_resource_version('product', 'product_variant');

@@ -4,6 +4,7 @@ import { preferredLocale } from '../../resources/index.ts';
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { retryingConflicts } from '../../db/errors.ts';
 import type { Caller } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import { toCents } from '../../lib/money.ts';
@@ -167,37 +168,42 @@ export async function placeOrder(deps: PlaceOrderDeps, req: PlaceOrderRequest): 
   try {
     // The steps of an order, in the order they run. The rows every order competes for (products,
     // coupon) come last, so they stay locked only until commit; locks are always taken in the same
-    // order (cart, customer, products by id, coupon, promotions by id), so orders never deadlock.
-    return await deps.db.transaction(async (tx) => {
-      if (key !== undefined && !(await claimIdempotencyKey(tx, buyer.scope, key, requestHash)))
-        throw new KeyTaken();
-      const quote = await quoteLockedCart(tx, deps, req, buyer, reference);
-      assertOrderable(quote, expected);
-      assertOrderCaps(quote, req.body.payWay);
-      assertPayWayEnabled(deps.config, quote.settings, req.body.payWay);
-      const parties = partiesOf(req, buyer, quote);
-      await spendPoints(tx, buyer.customerId, quote.totals.pointsSpend);
-      const { order, lines } = await writeOrderLinesEmptyCartAndEvent(tx, quote, parties);
-      await recordRedemption(tx, quote, order.id, parties);
-      await recordPointsSpent(tx, quote, order.id, buyer.customerId);
-      const data = orderJson(order, lines);
-      const payment =
-        parties.payWay === 'card'
-          ? await startCardPayment(
-              tx,
-              deps.config,
-              order,
-              buyer.customerId,
-              quote.settings.payment_capture_mode,
-            )
-          : undefined;
-      const body = ok(payment ? { ...data, payment } : data);
-      if (key !== undefined) await storeIdempotentAnswer(tx, buyer.scope, key, 201, body);
-      await reserveStock(tx, quote);
-      await useCoupon(tx, quote, buyer.customerId, parties.email);
-      await usePromotions(tx, quote, order.id);
-      return { status: 201, body, replayed: false };
-    });
+    // order (cart, customer, products by id, coupon, promotions by id, and at commit the versions of
+    // products and variants when a stock threshold was crossed), so orders never deadlock each other.
+    // PostgreSQL may still roll an order back to break a deadlock with another writer (an admin's
+    // edit): it wrote nothing, so it runs again.
+    return await retryingConflicts(() =>
+      deps.db.transaction(async (tx) => {
+        if (key !== undefined && !(await claimIdempotencyKey(tx, buyer.scope, key, requestHash)))
+          throw new KeyTaken();
+        const quote = await quoteLockedCart(tx, deps, req, buyer, reference);
+        assertOrderable(quote, expected);
+        assertOrderCaps(quote, req.body.payWay);
+        assertPayWayEnabled(deps.config, quote.settings, req.body.payWay);
+        const parties = partiesOf(req, buyer, quote);
+        await spendPoints(tx, buyer.customerId, quote.totals.pointsSpend);
+        const { order, lines } = await writeOrderLinesEmptyCartAndEvent(tx, quote, parties);
+        await recordRedemption(tx, quote, order.id, parties);
+        await recordPointsSpent(tx, quote, order.id, buyer.customerId);
+        const data = orderJson(order, lines);
+        const payment =
+          parties.payWay === 'card'
+            ? await startCardPayment(
+                tx,
+                deps.config,
+                order,
+                buyer.customerId,
+                quote.settings.payment_capture_mode,
+              )
+            : undefined;
+        const body = ok(payment ? { ...data, payment } : data);
+        if (key !== undefined) await storeIdempotentAnswer(tx, buyer.scope, key, 201, body);
+        await reserveStock(tx, quote);
+        await useCoupon(tx, quote, buyer.customerId, parties.email);
+        await usePromotions(tx, quote, order.id);
+        return { status: 201, body, replayed: false };
+      }),
+    );
   } catch (err) {
     if (!(err instanceof KeyTaken) || key === undefined) throw err;
   }

@@ -258,6 +258,17 @@ describe('POST /rest/v1/checkout/totals', () => {
     const min = await makeCoupon(t.app.db, { type: 'fixed', value: 300, minSubtotal: 5000 });
     await call(t.app, 'POST', '/rest/cart/coupon', who, { code: min.code });
     assert.equal(quoteOf(await totals(t.app, who)).couponError, 'COUPON_MIN_SUBTOTAL');
+    // Its window, read with the cart in the quote's one statement: ended a second ago, or starting tomorrow.
+    const ended = await makeCoupon(t.app.db, { type: 'fixed', value: 300 });
+    await call(t.app, 'POST', '/rest/cart/coupon', who, { code: ended.code });
+    await t.app.db.execute(
+      sql`update coupon set ends_at = now() - interval '1 second' where id = ${ended.id}`,
+    );
+    assert.equal(quoteOf(await totals(t.app, who)).couponError, 'COUPON_EXPIRED');
+    await t.app.db.execute(
+      sql`update coupon set ends_at = null, starts_at = now() + interval '1 day' where id = ${ended.id}`,
+    );
+    assert.equal(quoteOf(await totals(t.app, who)).couponError, 'COUPON_NOT_STARTED');
   });
 
   test('when a product in the cart was deactivated, then its line is left out and named in unavailableProducts', async () => {

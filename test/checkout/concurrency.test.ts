@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { queryRows } from '../../src/db/client.ts';
 import { takeStock } from '../../src/modules/catalog/stock.repo.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -205,5 +206,59 @@ describe(`concurrent checkouts (${testEngine})`, () => {
     const after = await versions();
     assert.equal(after.length, 2);
     for (const [i, row] of after.entries()) assert.notEqual(row.version, before[i]?.version, row.name);
+  });
+
+  test('when PostgreSQL breaks a deadlock by rolling back a place-order, then the order is still made, once, and its stock taken once', {
+    skip: testEngine === 'pglite' ? 'PGlite runs one transaction at a time' : false,
+  }, async () => {
+    // Another writer (here a raw connection) holds product C's stock, the order takes A and waits
+    // for C, then the writer asks for A: one of the two is rolled back to break the cycle.
+    const a = await makeProduct(t.app.db, { stockQty: 50 });
+    const c = await makeProduct(t.app.db, { stockQty: 50 });
+    const ada = await makeCustomer(t.app);
+    await fillCart(t.app, { token: ada.token }, [
+      [a, 1],
+      [c, 1],
+    ]);
+    const writer = new pg.Client({ connectionString: t.testDatabase.url });
+    await writer.connect();
+    try {
+      await writer.query('begin');
+      await writer.query('update product_variant set stock_qty = stock_qty + 10 where product_id = $1', [c]);
+      const ordering = placeOrder(t.app, { token: ada.token }, { transportId });
+      // The order waits on C's lock once it has taken A.
+      for (let i = 0; i < 250; i++) {
+        const waiting = await writer.query(
+          "select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+        );
+        if (waiting.rowCount) break;
+        await new Promise((wait) => setTimeout(wait, 20));
+      }
+      const writerDone = writer
+        .query('update product_variant set stock_qty = stock_qty + 10 where product_id = $1', [a])
+        .then(
+          () => writer.query('commit'),
+          () => writer.query('rollback'),
+        );
+      const placed = await ordering;
+      await writerDone;
+      assert.equal(placed.statusCode, 201, placed.body);
+    } finally {
+      await writer.end();
+    }
+    const orders = await one<{ n: number }>(
+      sql`select count(*)::int as n from sales_order where customer_id = ${ada.id}`,
+    );
+    assert.equal(orders.n, 1);
+    const stock = await queryRows<{ s: number }>(
+      t.app.db,
+      sql`select stock_qty as s from product where id in (${a}, ${c}) order by id`,
+    );
+    // One unit taken of each; the writer's +10 kept on both when it committed, on neither when it was the one rolled back.
+    const added = stock[0].s === 59 ? 10 : 0;
+    assert.deepEqual(
+      stock.map((r) => r.s),
+      [49 + added, 49 + added],
+    );
   });
 });

@@ -147,6 +147,8 @@ async function createPgDatabase(): Promise<{ url: string; name: string; drop(): 
     url: url.toString(),
     name,
     drop: async () => {
+      // BENCH_KEEP_DATABASE=1 leaves it, to read its statements with EXPLAIN.
+      if (process.env.BENCH_KEEP_DATABASE === '1') return console.error(`kept database ${name}`);
       const c = new pg.Client({ connectionString: PG_ADMIN_URL });
       await c.connect();
       await c.query(`drop database if exists ${name} with (force)`);

@@ -133,7 +133,7 @@ describe('catalog promotions', () => {
     assert.equal((await listed(cat))[0].price, 0);
   });
 
-  test('when a sale ends, then the regular price is back in the list and the facets without any write', async () => {
+  test('when a sale ends, then the regular price is back in the list, the facets and the quote without any write', async () => {
     const cat = await category();
     const product = await makeProduct(t.app.db, { price: 1000, categoryId: cat });
     const endsAt = new Date(Date.now() + 1500);
@@ -143,14 +143,18 @@ describe('catalog promotions', () => {
       endsAt: endsAt.toISOString(),
     });
     assert.equal(created.statusCode, 201, created.body);
+    const who = await fillCart(t.app, {}, [[product, 2]]);
+    const subtotal = async () => ((await totals(t.app, who)).json() as { subtotal: number }).subtotal;
     // Each asked twice: kept from the second ask, so the end must drop the kept answers.
     for (let ask = 0; ask < 2; ask++) {
       assert.equal((await listed(cat))[0].price, 5);
       assert.deepEqual(await priceRange(cat), { min: 5, max: 5 });
+      assert.equal(await subtotal(), 10);
     }
     await sleep(endsAt.getTime() - Date.now() + 50);
     assert.equal((await listed(cat))[0].price, 10);
     assert.deepEqual(await priceRange(cat), { min: 10, max: 10 });
+    assert.equal(await subtotal(), 20);
   });
 
   test('when a sale has not started, then shoppers see the regular price', async () => {
@@ -165,7 +169,7 @@ describe('catalog promotions', () => {
     assert.equal((await listed(cat))[0].price, 10);
   });
 
-  test('when a category is made or moved below one on sale, then its products show the sale price; moved out, the regular one', async () => {
+  test('when a category is made or moved below one on sale, then its products show the sale price, in the quote too; moved out, the regular one', async () => {
     const superuser = await adminToken(t.app, [1]);
     const onSale = await category();
     const elsewhere = await category();
@@ -188,11 +192,16 @@ describe('catalog promotions', () => {
     assert.equal(await price(), 10); // kept from the second ask
     const move = (parentId: number) =>
       call(t.app, 'PATCH', `/rest/product/category/${moved}`, { token: superuser }, { parentId });
+    const who = await fillCart(t.app, {}, [[product, 1]]);
+    const quoted = async () => ((await totals(t.app, who)).json() as { subtotal: number }).subtotal;
+    assert.equal(await quoted(), 10);
     assert.equal((await move(onSale)).statusCode, 200);
     assert.equal(await price(), 9);
     assert.equal((await listed(moved))[0].price, 9);
+    assert.equal(await quoted(), 9);
     assert.equal((await move(elsewhere)).statusCode, 200);
     assert.equal(await price(), 10);
+    assert.equal(await quoted(), 10);
   });
 
   test('when a running sale is paused, edited or deleted, then the price follows at once', async () => {

@@ -240,7 +240,7 @@ describe('cart promotions in the quote', () => {
       { id, name: 'Twenty', amount: 4 },
       { id: second, name: 'Brief', amount: 1 },
     ]);
-    // No write when it ends: the statement's time decides which promotions run.
+    // No write when it ends: the quote's time decides which promotions run.
     await new Promise((resolve) => setTimeout(resolve, endsAt.getTime() - Date.now() + 50));
     assert.deepEqual((await quote(who)).promotions, [{ id, name: 'Twenty', amount: 4 }]);
   });
@@ -310,6 +310,29 @@ describe('cart promotions in the quote', () => {
                  (select used_count from promotion where id = ${id}) as used`,
     );
     assert.deepEqual(row, { n: 1, used: 1 });
+    const next = await fillCart(t.app, {}, [[product, 1]]);
+    assert.equal((await quote(next)).promotionDiscount, 0, 'used up: no longer in the quote');
+  });
+
+  test('when a promotion names a parent category, then a product below it gets it until its category is moved out', async () => {
+    await pauseAll();
+    const superuser = await adminToken(t.app, [1]);
+    const made = async (parentId: number | null) => {
+      const slug = `c-${Math.random().toString(36).slice(2)}`;
+      const res = await call(t.app, 'POST', '/rest/product/category', { token: superuser }, { name: slug, slug, parentId });
+      assert.equal(res.statusCode, 201, res.body);
+      return (res.json() as { data: { id: number } }).data.id;
+    };
+    const parent = await made(null);
+    const child = await made(await made(parent));
+    const product = await makeProduct(t.app.db, { price: 1000, categoryId: child });
+    const id = await createPromotion({ name: 'Below', conditions: { categoryIds: [parent] }, action: { type: 'percent', value: 10 } });
+    const who = await fillCart(t.app, {}, [[product, 1]]);
+    assert.deepEqual((await quote(who)).promotions, [{ id, name: 'Below', amount: 1 }]);
+    assert.deepEqual((await quote(who)).promotions, [{ id, name: 'Below', amount: 1 }], 'asked again, the same');
+    const moved = await call(t.app, 'PATCH', `/rest/product/category/${child}`, { token: superuser }, { parentId: null });
+    assert.equal(moved.statusCode, 200, moved.body);
+    assert.deepEqual((await quote(who)).promotions, []);
   });
 });
 

@@ -11,8 +11,11 @@ import { transports } from '../shipping/shipping.tables.ts';
 import { customers } from '../customers/customer.tables.ts';
 import { type StoredSetting, storedSettingsJson } from '../settings/settings.repo.ts';
 import type { CouponRow } from '../promotions/promotions.repo.ts';
-import { cartPromotionsReadJson, type RunningCartPromotion } from '../promotions/promotion.repo.ts';
-import { keptPromotionsVersion, runningCartPromotions } from '../promotions/cart-promotions.ts';
+import type { RunningCartPromotion } from '../promotions/promotion.repo.ts';
+import { activeCartPromotions, runningAt } from '../promotions/cart-promotions.ts';
+import { activeCatalogSales, salesRunningAt } from '../promotions/catalog-sales.ts';
+import { categoryPaths, pathOf } from '../catalog/category-paths.ts';
+import { salePrice } from '../pricing/catalog-sale.ts';
 import type { CustomerStanding, TransportRow } from './checkout.repo.ts';
 import { countryTaxRatesJson, transportRatesJson } from '../shipping/rates.repo.ts';
 import type { DestinationReads } from './quote-destination.ts';
@@ -37,6 +40,12 @@ export interface PromotableLine extends CartLineRow {
   categoryPath: number[];
 }
 
+/** A line as the statement answers it: the stored price, the product's category. */
+interface StoredLine extends CartLineRow {
+  brand: string | null;
+  categoryId: number | null;
+}
+
 export interface QuoteRead {
   snapshot: CartSnapshot;
   /** Only for a customer query: the account's e-mail, points and status. */
@@ -52,14 +61,16 @@ export interface QuoteRead {
 const EMPTY_SNAPSHOT: CartSnapshot = { cart: undefined, coupon: undefined, lines: [], cartPromotions: [] };
 
 /**
- * A cart line as one JSON object: the line's fields (CART_LINE_FIELDS) and what cart promotions'
- * conditions read of its product. Keys are code constants, so they are written into the statement.
+ * A cart line as one JSON object: the line's fields (CART_LINE_FIELDS) with its stored price, and
+ * what catalog sales and cart promotions' conditions read of its product: the sales and the category
+ * paths are applied from kept copies (snapshotOf). Keys are code constants, written into the statement.
  */
 const lineJson = sql.join(
   Object.entries({
     ...CART_LINE_FIELDS,
+    price: sql<number>`coalesce(${productVariants.price}, ${products.price})`,
     brand: products.brand,
-    categoryPath: sql<number[]>`category_path(${products.categoryId})`,
+    categoryId: products.categoryId,
   }).map(([key, value]) => sql`${sql.raw(`'${key}'`)}, ${value}`),
   sql`, `,
 );
@@ -69,7 +80,7 @@ const lineJson = sql.join(
  * per cart: a row per line, with some 60 columns each, cost the service more to map (drizzle and the
  * driver, about 190 µs a 5-line quote) than the rest of the quote.
  */
-const cartLinesJson = sql<PromotableLine[]>`(select coalesce(json_agg(json_build_object(${lineJson})
+const cartLinesJson = sql<StoredLine[]>`(select coalesce(json_agg(json_build_object(${lineJson})
     order by ${cartLines.addedAt}, ${cartLines.variantId}), '[]'::json)
   from ${cartLines}
   join ${productVariants} on ${productVariants.id} = ${cartLines.variantId}
@@ -82,9 +93,20 @@ const snapshotFields = {
   couponCode: carts.couponCode,
   coupon: getTableColumns(coupons),
   lines: cartLinesJson,
-  /** The running ones' ids; every active one only when the version kept is not the current one. */
-  cartPromotions: cartPromotionsReadJson(sql.placeholder('promotionsVersion')),
+  // Each sent only when the copy kept for the handle is not of the current versions (KeptCopy).
+  cartPromotions: activeCartPromotions.readJson(),
+  catalogSales: activeCatalogSales.readJson(),
+  categoryPaths: categoryPaths.readJson(),
 };
+
+/** The kept copies' placeholder values for a statement on `db` (null: inside a transaction, none). */
+function keptParams(db: Db | null) {
+  return {
+    ...activeCartPromotions.params(db),
+    ...activeCatalogSales.params(db),
+    ...categoryPaths.params(db),
+  };
+}
 
 /**
  * The cart snapshot: the one read every quote of a whole cart makes (the totals quote, place-order),
@@ -161,23 +183,32 @@ type QuoteRow = Omit<Awaited<ReturnType<typeof byCustomer>>[number], 'customer'>
 };
 type SnapshotRow = Pick<QuoteRow, keyof typeof snapshotFields>;
 
-/** `db`: the handle whose kept promotions the statement was told of (null: none, it sent them all). */
-function snapshotOf(rows: SnapshotRow[], db: Db | null): CartSnapshot {
+/**
+ * The snapshot at `now`: each line at its price under the sales running then, with its category
+ * path. `db`: the handle whose kept copies the statement was told of (null: none, it sent them all).
+ */
+function snapshotOf(rows: SnapshotRow[], db: Db | null, now: Date): CartSnapshot {
   const first = rows[0];
   if (!first || first.cartId === null) return EMPTY_SNAPSHOT;
+  const sales = salesRunningAt(activeCatalogSales.copyOf(db, first.catalogSales), now);
+  const paths = categoryPaths.copyOf(db, first.categoryPaths);
   return {
     cart: { id: first.cartId, couponCode: first.couponCode },
     coupon: first.coupon ?? undefined,
-    lines: first.lines,
-    cartPromotions: runningCartPromotions(db, first.cartPromotions),
+    lines: first.lines.map(({ categoryId, ...line }) => ({
+      ...line,
+      price: sales.length === 0 ? line.price : salePrice(line.price, { ...line, categoryId }, sales),
+      categoryPath: pathOf(paths, categoryId),
+    })),
+    cartPromotions: runningAt(activeCartPromotions.copyOf(db, first.cartPromotions), now),
   };
 }
 
-function readOf(rows: QuoteRow[], db: Db): QuoteRead | undefined {
+function readOf(rows: QuoteRow[], db: Db, now: Date): QuoteRead | undefined {
   const first = rows[0];
   if (!first) return undefined;
   return {
-    snapshot: snapshotOf(rows, db),
+    snapshot: snapshotOf(rows, db, now),
     customer: first.customer ?? undefined,
     transport: first.transport ?? undefined,
     settings: first.settings,
@@ -195,22 +226,24 @@ export async function quoteRead(
   owner: CartOwner,
   transportId: number | null,
   country: string | null,
+  now: Date,
 ): Promise<QuoteRead | undefined> {
   if (owner.kind === 'guest' && owner.tokenHash === null) return undefined;
-  const promotionsVersion = keptPromotionsVersion(db);
+  const kept = keptParams(db);
   const rows: QuoteRow[] =
     owner.kind === 'customer'
-      ? await byCustomer(db, { customerId: owner.customerId, transportId, country, promotionsVersion })
-      : await byToken(db, { tokenHash: owner.tokenHash, transportId, country, promotionsVersion });
-  return readOf(rows, db);
+      ? await byCustomer(db, { customerId: owner.customerId, transportId, country, ...kept })
+      : await byToken(db, { tokenHash: owner.tokenHash, transportId, country, ...kept });
+  return readOf(rows, db, now);
 }
 
 /** The cart snapshot inside place-order's transaction, after the cart row was locked. */
-export async function cartSnapshot(tx: Db, owner: CartOwner): Promise<CartSnapshot> {
+export async function cartSnapshot(tx: Db, owner: CartOwner, now: Date): Promise<CartSnapshot> {
+  const none = keptParams(null);
   if (owner.kind === 'customer')
-    return snapshotOf(await snapshotOfCustomer(tx, { customerId: owner.customerId, promotionsVersion: null }), null);
+    return snapshotOf(await snapshotOfCustomer(tx, { customerId: owner.customerId, ...none }), null, now);
   if (owner.tokenHash === null) return EMPTY_SNAPSHOT;
-  return snapshotOf(await snapshotOfToken(tx, { tokenHash: owner.tokenHash, promotionsVersion: null }), null);
+  return snapshotOf(await snapshotOfToken(tx, { tokenHash: owner.tokenHash, ...none }), null, now);
 }
 
 const transportAndSettings = statement('quote_reference', (db) =>

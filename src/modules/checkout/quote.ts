@@ -16,7 +16,13 @@ import type { LocaleRequest } from '../../http/locale.ts';
 import { preferredLocale } from '../../resources/index.ts';
 import { type CustomerStanding, findCustomerStanding, type TransportRow } from './checkout.repo.ts';
 import { type Buyer, couponOf, giftsOf, loyaltyInput } from './quote-inputs.ts';
-import { type CartSnapshot, cartSnapshot, type PromotableLine, quoteRead, readTransportAndSettings } from './quote.repo.ts';
+import {
+  type CartSnapshot,
+  cartSnapshot,
+  type PromotableLine,
+  quoteRead,
+  readTransportAndSettings,
+} from './quote.repo.ts';
 import { computeTotals, type TotalsInput, type TotalsResult } from '../pricing/totals.ts';
 import { withDestinationRates } from '../pricing/destination-vat.ts';
 import { type DestinationReads, type PricedDestination, priceDestination } from './quote-destination.ts';
@@ -131,6 +137,7 @@ async function load(
   deps: QuoteDeps,
   owner: CartOwner,
   body: TotalsBodyType,
+  now: Date,
   reference?: QuoteReference,
 ): Promise<Loaded> {
   const { db } = deps;
@@ -141,9 +148,9 @@ async function load(
       customerId === null
         ? undefined
         : await findCustomerStanding(db, customerId, body.redeemPoints === true);
-    return { ...reference, snapshot: await cartSnapshot(db, owner), customer };
+    return { ...reference, snapshot: await cartSnapshot(db, owner, now), customer };
   }
-  const read = await quoteRead(db, owner, body.transportId ?? null, body.countryAlpha2 ?? null);
+  const read = await quoteRead(db, owner, body.transportId ?? null, body.countryAlpha2 ?? null, now);
   if (!read) {
     // No cart row (a guest without a cart, a deleted customer): an empty quote still shows loyalty.
     return { snapshot: EMPTY_CART, customer: undefined, ...(await quoteReference(deps, body)) };
@@ -184,7 +191,7 @@ export async function quoteCart(
 ): Promise<Quote> {
   const { db } = deps;
   const owner = cartOwnerOf(caller, cartToken);
-  const loaded = await load(deps, owner, body, options.reference);
+  const loaded = await load(deps, owner, body, now, options.reference);
   const { snapshot, customer, transport, settings } = loaded;
   // The address: which zone rate prices the shipping, whose VAT is inside the prices (quote-destination.ts).
   const destination = await priceDestination(deps.config, settings, body, transport, loaded.destination);

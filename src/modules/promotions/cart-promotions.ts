@@ -1,38 +1,52 @@
-import type { CartPromotionsRead, RunningCartPromotion } from './promotion.repo.ts';
+import { sql } from 'drizzle-orm';
+import { KeptCopy } from '../../resources/index.ts';
+import type { RunningCartPromotion } from './promotion.repo.ts';
 
 // The cart promotions a quote applies, kept between requests (docs/promotions.md, "Performance"):
-// the quote's statement sends every active cart promotion only when the promotions' version is not
-// the one kept here, and otherwise only the ids of the running ones. Every quote used to receive
-// and parse the JSON of every running promotion (15 of them: about 6 KB a request). Kept per
-// database handle: tests and tools may run several databases in one process.
+// the quote's statement reads the promotions' version and sends every active cart promotion only
+// when the copy kept here is of another one; which of them run (inside their window, not used up)
+// is judged here against the quote's time. A use counted on a limited promotion is a write to its
+// row, so it moves the version too.
 
-interface Kept {
-  version: string;
-  byId: Map<number, RunningCartPromotion>;
+/** An active cart promotion as kept: its window and its uses besides what the quote applies. */
+export interface ActiveCartPromotion extends RunningCartPromotion {
+  /** Milliseconds since the epoch (null: open). */
+  startsAt: number | null;
+  endsAt: number | null;
+  usedCount: number;
 }
 
-const kept = new WeakMap<object, Kept>();
-
-/** The version of the promotions kept for `db`, to hand to the statement (null: none kept). */
-export function keptPromotionsVersion(db: object): string | null {
-  return kept.get(db)?.version ?? null;
+interface KeptPromotion {
+  promotion: RunningCartPromotion;
+  startsAt: number;
+  endsAt: number;
+  usedUp: boolean;
 }
 
-/**
- * The running cart promotions of a read, in id order: from the promotions it carries (kept for
- * `db` when it names their version), else from the copy kept for that version.
- */
-export function runningCartPromotions(db: object | null, read: CartPromotionsRead): RunningCartPromotion[] {
-  let byId: Map<number, RunningCartPromotion>;
-  if (read.promotions !== null) {
-    byId = new Map(read.promotions.map((p) => [p.id, p]));
-    if (db !== null && read.version !== null) kept.set(db, { version: read.version, byId });
-  } else {
-    const copy = db === null ? undefined : kept.get(db);
-    if (copy === undefined || copy.version !== read.version) {
-      throw new Error(`cart promotions of version ${read.version} were neither sent nor kept`);
-    }
-    byId = copy.byId;
-  }
-  return read.running.flatMap((id) => byId.get(id) ?? []);
+const activeCartPromotionsJson = sql`(select coalesce(json_agg(json_build_object('id', p.id, 'name', p.name,
+    'conditions', p.conditions, 'action', p.action, 'priority', p.priority, 'exclusive', p.exclusive,
+    'combinesWithCoupons', p.combines_with_coupons, 'usageLimit', p.usage_limit, 'usedCount', p.used_count,
+    'startsAt', extract(epoch from p.starts_at) * 1000, 'endsAt', extract(epoch from p.ends_at) * 1000, 'translations', p.translations) order by p.id), '[]')
+  from promotion p where p.kind = 'cart' and p.active)`;
+
+function keep(rows: ActiveCartPromotion[]): KeptPromotion[] {
+  return rows.map(({ startsAt, endsAt, usedCount, ...promotion }) => ({
+    promotion,
+    startsAt: startsAt ?? -Infinity,
+    endsAt: endsAt ?? Infinity,
+    usedUp: promotion.usageLimit !== null && usedCount >= promotion.usageLimit,
+  }));
+}
+
+export const activeCartPromotions = new KeptCopy(
+  'cartPromotions',
+  ['promotion'],
+  activeCartPromotionsJson,
+  keep,
+);
+
+/** The promotions of a kept copy that run at `now`, in id order. */
+export function runningAt(kept: readonly KeptPromotion[], now: Date): RunningCartPromotion[] {
+  const t = now.getTime();
+  return kept.filter((k) => k.startsAt <= t && t < k.endsAt && !k.usedUp).map((k) => k.promotion);
 }

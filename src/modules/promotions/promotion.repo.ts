@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, lt, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import type { CartPromotion } from '../pricing/promotion-rules.ts';
 import { promotionRedemptions, promotions } from './promotion.tables.ts';
@@ -13,44 +13,15 @@ export interface RunningCartPromotion extends CartPromotion {
 }
 
 /** The promotions with each name in `locale`, their own where it has none (null: the default locale). */
-export function namedIn<T extends RunningCartPromotion>(promotions: readonly T[], locale: string | null): T[] {
+export function namedIn<T extends RunningCartPromotion>(
+  promotions: readonly T[],
+  locale: string | null,
+): T[] {
   if (locale === null) return [...promotions];
   return promotions.map((p) => {
     const name = p.translations?.[locale]?.name;
     return name ? { ...p, name } : p;
   });
-}
-
-/**
- * What the quote's statement answers of the cart promotions: the ids of the running ones (active,
- * inside their window, not used up: judged by the statement against its own time), the promotions'
- * version, and every active cart promotion only when the caller's copy is not of that version.
- */
-export interface CartPromotionsRead {
-  running: number[];
-  /** The promotion table's resource_version (null before its first write). */
-  version: string | null;
-  /** Every active cart promotion, running or not; null when the caller holds this version. */
-  promotions: RunningCartPromotion[] | null;
-}
-
-/** The read for a caller holding the promotions of version `known` (a text placeholder; null: none). */
-export function cartPromotionsReadJson(known: SQL | Placeholder) {
-  const running = sql`(p.starts_at is null or p.starts_at <= now()) and (p.ends_at is null or p.ends_at > now())
-    and (p.usage_limit is null or p.used_count < p.usage_limit)`;
-  // FILTER: a caller of the current version is sent no promotion (nothing built, nothing parsed).
-  const stale = sql`(v.version is null or v.version is distinct from ${known}::text)`;
-  // OFFSET 0 keeps the planner from pulling `v` up: each of the six uses of v.version read the version again.
-  return sql<CartPromotionsRead>`(select json_build_object(
-      'running', coalesce(array_agg(p.id order by p.id) filter (where p.id is not null and ${running}), '{}'),
-      'version', v.version,
-      'promotions', case when ${stale} then coalesce(json_agg(json_build_object('id', p.id, 'name', p.name,
-        'conditions', p.conditions, 'action', p.action, 'priority', p.priority, 'exclusive', p.exclusive,
-        'combinesWithCoupons', p.combines_with_coupons, 'usageLimit', p.usage_limit,
-        'translations', p.translations) order by p.id) filter (where ${stale} and p.id is not null), '[]') end)
-    from (select (select r.version::text from resource_version r where r.name = 'promotion') as version offset 0) v
-    left join ${promotions} p on p.kind = 'cart' and p.active
-    group by v.version)`;
 }
 
 /**

@@ -1,23 +1,19 @@
 import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { ONE_ROW, statement } from '../db/statements.ts';
 
 // A small table a hot statement needs whole (the running promotions, the category tree) is kept in
 // the service between requests, per database handle and per version of the tables it comes from
-// (resource_version, moved by their triggers in the writing transaction). The statement reads the
-// versions; it sends the rows only when the caller's copy is not of those versions, and the caller
-// prepares them once (docs/performance.md, "Kept copies"). Exact: the versions and the rows come
-// from the statement's own snapshot, and a copy is used only for the versions it was read at.
-
-/** What a statement answers of a kept copy: the versions' text, and the rows when the caller lacks them. */
-export interface KeptRead<Row> {
-  /** The tables' versions as one text (null before the first write to any: then never kept). */
-  version: string | null;
-  rows: Row[] | null;
-}
+// (resource_version, moved by their triggers in the writing transaction). The hot statement reads
+// only the versions (`versionJson`); the rows are read by a statement of their own, with their
+// versions in the same snapshot, only when the copy kept is not of the versions the hot statement
+// saw (docs/performance.md, "Kept copies"). Exact: a copy is used only for the versions it was read
+// at. No version row yet (null) is a version too: the first write to any of the tables makes one.
 
 export class KeptCopy<Row, Copy> {
-  private readonly kept = new WeakMap<object, { version: string; copy: Copy }>();
-  /** The name of the statement's text placeholder for the caller's version. */
-  readonly placeholder: string;
+  private readonly kept = new WeakMap<object, { version: string | null; copy: Copy }>();
+  private readonly version: SQL<string | null>;
+  private readonly read: (db: Db) => Promise<{ version: string | null; rows: Row[] }[]>;
 
   /**
    * `tables`: the resource_version names the rows depend on; `rowsJson`: a sub-select answering the
@@ -25,50 +21,36 @@ export class KeptCopy<Row, Copy> {
    */
   constructor(
     readonly name: string,
-    private readonly tables: readonly string[],
-    private readonly rowsJson: SQL,
+    tables: readonly string[],
+    rowsJson: SQL,
     private readonly prepare: (rows: Row[]) => Copy,
   ) {
     for (const t of tables) if (!/^[a-z_]+$/.test(t)) throw new Error(`not a table name: ${t}`);
-    this.placeholder = `${name}Version`;
-  }
-
-  /** The statement's column: the versions, and the rows only for a caller of another version. */
-  readJson(): SQL<KeptRead<Row>> {
     // Table names are code constants: written into the text, not sent as parameters.
-    const names = sql.raw(this.tables.map((t) => `'${t}'`).join(', '));
-    const known = sql`${sql.placeholder(this.placeholder)}::text`;
-    // OFFSET 0 keeps the planner from pulling the version up into each of its two uses.
-    return sql<KeptRead<Row>>`(select json_build_object('version', v.version, 'rows',
-        case when v.version is null or v.version is distinct from ${known} then ${this.rowsJson} end)
-      from (select (select string_agg(r.name || ':' || r.version, ',' order by r.name)
-        from resource_version r where r.name in (${names})) as version offset 0) v)`;
+    const names = sql.raw(tables.map((t) => `'${t}'`).join(', '));
+    this.version = sql<string | null>`(select string_agg(r.name || ':' || r.version, ',' order by r.name)
+      from resource_version r where r.name in (${names}))`;
+    this.read = statement(`kept_${name}`, (db) =>
+      db.select({ version: this.version, rows: sql<Row[]>`${rowsJson}` }).from(ONE_ROW),
+    );
   }
 
-  /** The statement's value for the placeholder: the version kept for `db` (null: none). */
-  versionFor(db: object | null): string | null {
-    return db === null ? null : (this.kept.get(db)?.version ?? null);
-  }
-
-  /** Placeholder values for a statement run on `db`. */
-  params(db: object | null): Record<string, string | null> {
-    return { [this.placeholder]: this.versionFor(db) };
+  /** The hot statement's column: the tables' versions as one text (null before any was written). */
+  versionJson(): SQL<string | null> {
+    return this.version;
   }
 
   /**
-   * The copy a read stands for: prepared from the rows it carries (and kept for `db` under their
-   * version), else the one kept for its version. `db` null: a read inside a transaction, never kept.
+   * The copy of the versions a statement on `readOn` saw: the one kept for `keepOn` when it is of
+   * them, else read on `readOn` (and kept for `keepOn` when that is where it was read). Inside a
+   * transaction `readOn` is the transaction and `keepOn` its pool: a copy read there is not kept.
    */
-  copyOf(db: object | null, read: KeptRead<Row>): Copy {
-    if (read.rows !== null) {
-      const copy = this.prepare(read.rows);
-      if (db !== null && read.version !== null) this.kept.set(db, { version: read.version, copy });
-      return copy;
-    }
-    const held = db === null ? undefined : this.kept.get(db);
-    if (held === undefined || held.version !== read.version) {
-      throw new Error(`${this.name} of version ${read.version} were neither sent nor kept`);
-    }
-    return held.copy;
+  async copyAt(keepOn: Db, readOn: Db, version: string | null): Promise<Copy> {
+    const held = this.kept.get(keepOn);
+    if (held !== undefined && held.version === version) return held.copy;
+    const [row] = await this.read(readOn);
+    const copy = this.prepare(row.rows);
+    if (readOn === keepOn) this.kept.set(keepOn, { version: row.version, copy });
+    return copy;
   }
 }

@@ -18,8 +18,12 @@ before(async () => {
 });
 after(() => t.destroy());
 
-const ids = fc.option(fc.uniqueArray(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 3 }), { nil: null });
-const brands = fc.option(fc.uniqueArray(fc.constantFrom('a', 'b', 'c'), { minLength: 1, maxLength: 2 }), { nil: null });
+const ids = fc.option(fc.uniqueArray(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 3 }), {
+  nil: null,
+});
+const brands = fc.option(fc.uniqueArray(fc.constantFrom('a', 'b', 'c'), { minLength: 1, maxLength: 2 }), {
+  nil: null,
+});
 /** Percent to the hundredth (12.34), or an amount off to the cent. */
 const sale: fc.Arbitrary<CatalogSale> = fc.boolean().chain((percent) =>
   fc.record({
@@ -31,7 +35,11 @@ const sale: fc.Arbitrary<CatalogSale> = fc.boolean().chain((percent) =>
   }),
 );
 
-async function sqlSalePrice(price: number, p: { productId: number; categoryId: number | null; brand: string | null }, sales: CatalogSale[]) {
+async function sqlSalePrice(
+  price: number,
+  p: { productId: number; categoryId: number | null; brand: string | null },
+  sales: CatalogSale[],
+) {
   const rows = sales.map((s, i) => ({
     promotion_id: i + 1,
     product_ids: s.productIds,

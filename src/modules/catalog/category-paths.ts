@@ -2,9 +2,9 @@ import { sql } from 'drizzle-orm';
 import { KeptCopy } from '../../resources/index.ts';
 
 // Each category's path (itself and every category above it), kept between requests for the quote,
-// whose cart promotions' conditions match a product by any category of its path. The quote's
-// statement sends the tree (id and parent of each category) only when the copy kept here is of
-// another version of the category table; a lookup in SQL per line cost a plpgsql loop each.
+// whose cart promotions' conditions match a product by any category of its path. The tree (id and
+// parent of each category) is read again only when the quote's statement sees another version of
+// the category table; a lookup in SQL per line cost a plpgsql loop each.
 
 /** Deeper than this is a cycle: the path stops (as category_path did). */
 const MAX_DEPTH = 32;

@@ -104,7 +104,7 @@ async function quoteLockedCart(
   reference: QuoteReference,
 ): Promise<Quote> {
   const quote = await quoteCart(
-    { db: tx, config: deps.config },
+    { db: tx, config: deps.config, pool: deps.db },
     req.caller,
     req.cartToken,
     req.body,

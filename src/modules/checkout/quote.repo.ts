@@ -93,20 +93,11 @@ const snapshotFields = {
   couponCode: carts.couponCode,
   coupon: getTableColumns(coupons),
   lines: cartLinesJson,
-  // Each sent only when the copy kept for the handle is not of the current versions (KeptCopy).
-  cartPromotions: activeCartPromotions.readJson(),
-  catalogSales: activeCatalogSales.readJson(),
-  categoryPaths: categoryPaths.readJson(),
+  // The versions of what the quote keeps between requests (KeptCopy): its rows are read only when they move.
+  cartPromotions: activeCartPromotions.versionJson(),
+  catalogSales: activeCatalogSales.versionJson(),
+  categoryPaths: categoryPaths.versionJson(),
 };
-
-/** The kept copies' placeholder values for a statement on `db` (null: inside a transaction, none). */
-function keptParams(db: Db | null) {
-  return {
-    ...activeCartPromotions.params(db),
-    ...activeCatalogSales.params(db),
-    ...categoryPaths.params(db),
-  };
-}
 
 /**
  * The cart snapshot: the one read every quote of a whole cart makes (the totals quote, place-order),
@@ -183,32 +174,45 @@ type QuoteRow = Omit<Awaited<ReturnType<typeof byCustomer>>[number], 'customer'>
 };
 type SnapshotRow = Pick<QuoteRow, keyof typeof snapshotFields>;
 
+/** Where the kept copies live (the pool) and where a missing one is read (the pool, or a transaction). */
+interface KeptAt {
+  keepOn: Db;
+  readOn: Db;
+}
+
 /**
  * The snapshot at `now`: each line at its price under the sales running then, with its category
- * path. `db`: the handle whose kept copies the statement was told of (null: none, it sent them all).
+ * path, and the cart promotions running then.
  */
-function snapshotOf(rows: SnapshotRow[], db: Db | null, now: Date): CartSnapshot {
+async function snapshotOf(rows: SnapshotRow[], at: KeptAt, now: Date): Promise<CartSnapshot> {
   const first = rows[0];
   if (!first || first.cartId === null) return EMPTY_SNAPSHOT;
-  const sales = salesRunningAt(activeCatalogSales.copyOf(db, first.catalogSales), now);
-  const paths = categoryPaths.copyOf(db, first.categoryPaths);
+  const { keepOn, readOn } = at;
+  const [sales, paths, promotions] = await Promise.all([
+    activeCatalogSales.copyAt(keepOn, readOn, first.catalogSales),
+    categoryPaths.copyAt(keepOn, readOn, first.categoryPaths),
+    activeCartPromotions.copyAt(keepOn, readOn, first.cartPromotions),
+  ]);
+  const running = salesRunningAt(sales, now);
+  const lines = first.lines as (StoredLine & PromotableLine)[];
+  // Fresh from the statement's JSON: completed in place.
+  for (const line of lines) {
+    if (running.length > 0) line.price = salePrice(line.price, line, running);
+    line.categoryPath = pathOf(paths, line.categoryId);
+  }
   return {
     cart: { id: first.cartId, couponCode: first.couponCode },
     coupon: first.coupon ?? undefined,
-    lines: first.lines.map(({ categoryId, ...line }) => ({
-      ...line,
-      price: sales.length === 0 ? line.price : salePrice(line.price, { ...line, categoryId }, sales),
-      categoryPath: pathOf(paths, categoryId),
-    })),
-    cartPromotions: runningAt(activeCartPromotions.copyOf(db, first.cartPromotions), now),
+    lines,
+    cartPromotions: runningAt(promotions, now),
   };
 }
 
-function readOf(rows: QuoteRow[], db: Db, now: Date): QuoteRead | undefined {
+async function readOf(rows: QuoteRow[], db: Db, now: Date): Promise<QuoteRead | undefined> {
   const first = rows[0];
   if (!first) return undefined;
   return {
-    snapshot: snapshotOf(rows, db, now),
+    snapshot: await snapshotOf(rows, { keepOn: db, readOn: db }, now),
     customer: first.customer ?? undefined,
     transport: first.transport ?? undefined,
     settings: first.settings,
@@ -229,21 +233,23 @@ export async function quoteRead(
   now: Date,
 ): Promise<QuoteRead | undefined> {
   if (owner.kind === 'guest' && owner.tokenHash === null) return undefined;
-  const kept = keptParams(db);
   const rows: QuoteRow[] =
     owner.kind === 'customer'
-      ? await byCustomer(db, { customerId: owner.customerId, transportId, country, ...kept })
-      : await byToken(db, { tokenHash: owner.tokenHash, transportId, country, ...kept });
+      ? await byCustomer(db, { customerId: owner.customerId, transportId, country })
+      : await byToken(db, { tokenHash: owner.tokenHash, transportId, country });
   return readOf(rows, db, now);
 }
 
-/** The cart snapshot inside place-order's transaction, after the cart row was locked. */
-export async function cartSnapshot(tx: Db, owner: CartOwner, now: Date): Promise<CartSnapshot> {
-  const none = keptParams(null);
+/**
+ * The cart snapshot inside place-order's transaction, after the cart row was locked: the copies kept
+ * on `pool` serve when they are of the versions the transaction sees, else it reads its own.
+ */
+export async function cartSnapshot(tx: Db, pool: Db, owner: CartOwner, now: Date): Promise<CartSnapshot> {
+  const at = { keepOn: pool, readOn: tx };
   if (owner.kind === 'customer')
-    return snapshotOf(await snapshotOfCustomer(tx, { customerId: owner.customerId, ...none }), null, now);
+    return snapshotOf(await snapshotOfCustomer(tx, { customerId: owner.customerId }), at, now);
   if (owner.tokenHash === null) return EMPTY_SNAPSHOT;
-  return snapshotOf(await snapshotOfToken(tx, { tokenHash: owner.tokenHash, ...none }), null, now);
+  return snapshotOf(await snapshotOfToken(tx, { tokenHash: owner.tokenHash }), at, now);
 }
 
 const transportAndSettings = statement('quote_reference', (db) =>

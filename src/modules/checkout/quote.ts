@@ -28,8 +28,11 @@ import { withDestinationRates } from '../pricing/destination-vat.ts';
 import { type DestinationReads, type PricedDestination, priceDestination } from './quote-destination.ts';
 
 export interface QuoteDeps {
+  /** Where the quote reads: the pool, or place-order's transaction. */
   db: Db;
   config: Config;
+  /** Inside a transaction: the pool, whose copies kept between requests the quote may use. */
+  pool?: Db;
 }
 
 /** A cart line as quoted: the live variant's price, sku and options, its product's name and VAT rate. */
@@ -148,7 +151,7 @@ async function load(
       customerId === null
         ? undefined
         : await findCustomerStanding(db, customerId, body.redeemPoints === true);
-    return { ...reference, snapshot: await cartSnapshot(db, owner, now), customer };
+    return { ...reference, snapshot: await cartSnapshot(db, deps.pool ?? db, owner, now), customer };
   }
   const read = await quoteRead(db, owner, body.transportId ?? null, body.countryAlpha2 ?? null, now);
   if (!read) {

@@ -3,8 +3,8 @@ import { KeptCopy } from '../../resources/index.ts';
 import type { RunningCartPromotion } from './promotion.repo.ts';
 
 // The cart promotions a quote applies, kept between requests (docs/promotions.md, "Performance"):
-// the quote's statement reads the promotions' version and sends every active cart promotion only
-// when the copy kept here is of another one; which of them run (inside their window, not used up)
+// the quote's statement reads the promotions' version, and every active cart promotion is read
+// again only when the copy kept here is of another one; which of them run (inside their window, not used up)
 // is judged here against the quote's time. A use counted on a limited promotion is a write to its
 // row, so it moves the version too.
 

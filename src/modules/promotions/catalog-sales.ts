@@ -4,7 +4,7 @@ import { KeptCopy } from '../../resources/index.ts';
 
 // The active catalog sales, kept between requests for the quote (docs/promotions.md,
 // "Performance"): its statement reads the versions of promotion and category (catalog_sale is
-// rebuilt by their triggers) and sends the sales only when the copy kept here is of others; which
+// rebuilt by their triggers), and the sales are read again only when the copy kept here is of others; which
 // run is judged here against the quote's time, and the quote prices its lines with salePrice.
 
 interface SaleRow extends CatalogSale {

@@ -52,4 +52,4 @@ export {
   deleteEntity,
   updateEntity,
 } from './write.service.ts';
-export { KeptCopy } from './kept-copy.ts';
+export { KeptCopy, keptVersionsJson } from './kept-copy.ts';

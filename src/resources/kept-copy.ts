@@ -5,15 +5,27 @@ import { ONE_ROW, statement } from '../db/statements.ts';
 // A small table a hot statement needs whole (the running promotions, the category tree) is kept in
 // the service between requests, per database handle and per version of the tables it comes from
 // (resource_version, moved by their triggers in the writing transaction). The hot statement reads
-// only the versions (`versionJson`); the rows are read by a statement of their own, with their
-// versions in the same snapshot, only when the copy kept is not of the versions the hot statement
-// saw (docs/performance.md, "Kept copies"). Exact: a copy is used only for the versions it was read
+// only the versions (`keptVersionsJson`, one column for all it keeps); the rows are read by a
+// statement of their own, with their versions in the same snapshot, only when the copy kept is not
+// of the versions the hot statement saw (docs/performance.md, "Kept copies"). Exact: a copy is used only for the versions it was read
 // at. No version row yet (null) is a version too: the first write to any of the tables makes one.
 
+/** resource_version of some tables as a JSON object, name → version (a table never written: absent). */
+function versionsJson(tables: readonly string[]): SQL<Record<string, number> | null> {
+  for (const t of tables) if (!/^[a-z_]+$/.test(t)) throw new Error(`not a table name: ${t}`);
+  // Table names are code constants: written into the text, not sent as parameters.
+  const names = sql.raw(tables.map((t) => `'${t}'`).join(', '));
+  return sql`(select json_object_agg(r.name, r.version) from resource_version r where r.name in (${names}))`;
+}
+
+/** The hot statement's one column for several kept copies: their tables' versions, read at once. */
+export function keptVersionsJson(copies: readonly { tables: readonly string[] }[]) {
+  return versionsJson([...new Set(copies.flatMap((c) => c.tables))].sort());
+}
+
 export class KeptCopy<Row, Copy> {
-  private readonly kept = new WeakMap<object, { version: string | null; copy: Copy }>();
-  private readonly version: SQL<string | null>;
-  private readonly read: (db: Db) => Promise<{ version: string | null; rows: Row[] }[]>;
+  private readonly kept = new WeakMap<object, { versions: (number | undefined)[]; copy: Copy }>();
+  private readonly read: (db: Db) => Promise<{ versions: Record<string, number> | null; rows: Row[] }[]>;
 
   /**
    * `tables`: the resource_version names the rows depend on; `rowsJson`: a sub-select answering the
@@ -21,36 +33,33 @@ export class KeptCopy<Row, Copy> {
    */
   constructor(
     readonly name: string,
-    tables: readonly string[],
+    readonly tables: readonly string[],
     rowsJson: SQL,
     private readonly prepare: (rows: Row[]) => Copy,
   ) {
-    for (const t of tables) if (!/^[a-z_]+$/.test(t)) throw new Error(`not a table name: ${t}`);
-    // Table names are code constants: written into the text, not sent as parameters.
-    const names = sql.raw(tables.map((t) => `'${t}'`).join(', '));
-    this.version = sql<string | null>`(select string_agg(r.name || ':' || r.version, ',' order by r.name)
-      from resource_version r where r.name in (${names}))`;
     this.read = statement(`kept_${name}`, (db) =>
-      db.select({ version: this.version, rows: sql<Row[]>`${rowsJson}` }).from(ONE_ROW),
+      db.select({ versions: versionsJson(tables), rows: sql<Row[]>`${rowsJson}` }).from(ONE_ROW),
     );
   }
 
-  /** The hot statement's column: the tables' versions as one text (null before any was written). */
-  versionJson(): SQL<string | null> {
-    return this.version;
+  /** Its tables' versions, in its order, from a versions object (keptVersionsJson's). */
+  private versionsIn(versions: Record<string, number> | null): (number | undefined)[] {
+    return this.tables.map((t) => versions?.[t]);
   }
 
   /**
-   * The copy of the versions a statement on `readOn` saw: the one kept for `keepOn` when it is of
-   * them, else read on `readOn` (and kept for `keepOn` when that is where it was read). Inside a
-   * transaction `readOn` is the transaction and `keepOn` its pool: a copy read there is not kept.
+   * The copy of the versions a statement on `readOn` saw (`versions`, its keptVersionsJson column):
+   * the one kept for `keepOn` when it is of them, else read on `readOn` (and kept for `keepOn` when
+   * that is where it was read). Inside a transaction `readOn` is the transaction and `keepOn` its
+   * pool: a copy read there is not kept.
    */
-  async copyAt(keepOn: Db, readOn: Db, version: string | null): Promise<Copy> {
+  async copyAt(keepOn: Db, readOn: Db, versions: Record<string, number> | null): Promise<Copy> {
     const held = this.kept.get(keepOn);
-    if (held !== undefined && held.version === version) return held.copy;
+    if (held !== undefined && this.tables.every((t, i) => held.versions[i] === versions?.[t]))
+      return held.copy;
     const [row] = await this.read(readOn);
     const copy = this.prepare(row.rows);
-    if (readOn === keepOn) this.kept.set(keepOn, { version: row.version, copy });
+    if (readOn === keepOn) this.kept.set(keepOn, { versions: this.versionsIn(row.versions), copy });
     return copy;
   }
 }

@@ -9,6 +9,7 @@ import { products, productVariants } from '../catalog/catalog.tables.ts';
 import { coupons } from '../promotions/promotions.tables.ts';
 import { transports } from '../shipping/shipping.tables.ts';
 import { customers } from '../customers/customer.tables.ts';
+import { keptVersionsJson } from '../../resources/index.ts';
 import { type StoredSetting, storedSettingsJson } from '../settings/settings.repo.ts';
 import type { CouponRow } from '../promotions/promotions.repo.ts';
 import type { RunningCartPromotion } from '../promotions/promotion.repo.ts';
@@ -94,9 +95,7 @@ const snapshotFields = {
   coupon: getTableColumns(coupons),
   lines: cartLinesJson,
   // The versions of what the quote keeps between requests (KeptCopy): its rows are read only when they move.
-  cartPromotions: activeCartPromotions.versionJson(),
-  catalogSales: activeCatalogSales.versionJson(),
-  categoryPaths: categoryPaths.versionJson(),
+  keptVersions: keptVersionsJson([activeCartPromotions, activeCatalogSales, categoryPaths]),
 };
 
 /**
@@ -189,9 +188,9 @@ async function snapshotOf(rows: SnapshotRow[], at: KeptAt, now: Date): Promise<C
   if (!first || first.cartId === null) return EMPTY_SNAPSHOT;
   const { keepOn, readOn } = at;
   const [sales, paths, promotions] = await Promise.all([
-    activeCatalogSales.copyAt(keepOn, readOn, first.catalogSales),
-    categoryPaths.copyAt(keepOn, readOn, first.categoryPaths),
-    activeCartPromotions.copyAt(keepOn, readOn, first.cartPromotions),
+    activeCatalogSales.copyAt(keepOn, readOn, first.keptVersions),
+    categoryPaths.copyAt(keepOn, readOn, first.keptVersions),
+    activeCartPromotions.copyAt(keepOn, readOn, first.keptVersions),
   ]);
   const running = salesRunningAt(sales, now);
   const lines = first.lines as (StoredLine & PromotableLine)[];

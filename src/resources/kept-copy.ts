@@ -47,16 +47,24 @@ export class KeptCopy<Row, Copy> {
     return this.tables.map((t) => versions?.[t]);
   }
 
+  /** The copy kept for `keepOn` when it is of these versions (a keptVersionsJson column), else undefined. */
+  keptAt(keepOn: Db, versions: Record<string, number> | null): Copy | undefined {
+    const held = this.kept.get(keepOn);
+    if (held === undefined) return undefined;
+    for (let i = 0; i < this.tables.length; i++) {
+      if (held.versions[i] !== versions?.[this.tables[i]]) return undefined;
+    }
+    return held.copy;
+  }
+
   /**
-   * The copy of the versions a statement on `readOn` saw (`versions`, its keptVersionsJson column):
-   * the one kept for `keepOn` when it is of them, else read on `readOn` (and kept for `keepOn` when
-   * that is where it was read). Inside a transaction `readOn` is the transaction and `keepOn` its
-   * pool: a copy read there is not kept.
+   * The copy of the versions a statement on `readOn` saw: the one kept for `keepOn` when it is of
+   * them, else read on `readOn` (and kept for `keepOn` when that is where it was read). Inside a
+   * transaction `readOn` is the transaction and `keepOn` its pool: a copy read there is not kept.
    */
   async copyAt(keepOn: Db, readOn: Db, versions: Record<string, number> | null): Promise<Copy> {
-    const held = this.kept.get(keepOn);
-    if (held !== undefined && this.tables.every((t, i) => held.versions[i] === versions?.[t]))
-      return held.copy;
+    const held = this.keptAt(keepOn, versions);
+    if (held !== undefined) return held;
     const [row] = await this.read(readOn);
     const copy = this.prepare(row.rows);
     if (readOn === keepOn) this.kept.set(keepOn, { versions: this.versionsIn(row.versions), copy });

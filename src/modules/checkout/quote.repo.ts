@@ -195,11 +195,16 @@ async function snapshotOf(rows: SnapshotRow[], at: KeptAt, now: Date): Promise<C
   const first = rows[0];
   if (!first || first.cartId === null) return EMPTY_SNAPSHOT;
   const { keepOn, readOn } = at;
-  const [sales, paths, promotions] = await Promise.all([
-    activeCatalogSales.copyAt(keepOn, readOn, first.keptVersions),
-    categoryPaths.copyAt(keepOn, readOn, first.keptVersions),
-    activeCartPromotions.copyAt(keepOn, readOn, first.keptVersions),
-  ]);
+  const versions = first.keptVersions;
+  // Kept, as nearly always: no promise to wait for.
+  const sales =
+    activeCatalogSales.keptAt(keepOn, versions) ??
+    (await activeCatalogSales.copyAt(keepOn, readOn, versions));
+  const paths =
+    categoryPaths.keptAt(keepOn, versions) ?? (await categoryPaths.copyAt(keepOn, readOn, versions));
+  const promotions =
+    activeCartPromotions.keptAt(keepOn, versions) ??
+    (await activeCartPromotions.copyAt(keepOn, readOn, versions));
   const running = salesRunningAt(sales, now);
   const lines = first.lines.map(lineOf);
   for (const line of lines) {

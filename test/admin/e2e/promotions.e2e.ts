@@ -91,7 +91,8 @@ describe('promotions screen', { skip: missing ?? false }, () => {
 
   test('when a percentage promotion is scheduled, then it is stored with its window and not running', async () => {
     await page.goto(`${base}/admin/#/promotions/create`);
-    await page.getByLabel('Name').fill('Spring sale');
+    // The default locale's field: its label is "Name (en)" once the shop's locales have loaded.
+    await page.locator('input[name="name"]').fill('Spring sale');
     await page.getByRole('combobox', { name: 'Kind' }).click();
     await page.getByRole('option', { name: /Catalog sale/ }).click();
     await page.getByRole('combobox', { name: 'Action' }).click();

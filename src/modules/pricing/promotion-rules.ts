@@ -140,16 +140,23 @@ export function applyCartPromotions(
   const perLine = lines.map(() => 0);
   const applied: AppliedPromotion[] = [];
   let stopBelow: number | null = null;
+  let couponBlocked = false;
   const ordered = [...promotions].sort((a, b) => b.priority - a.priority || a.id - b.id);
   for (const promotion of ordered) {
     if (stopBelow !== null && promotion.priority < stopBelow) break;
     const c = promotion.conditions;
     if (c.customersOnly && !isCustomer) continue;
-    const selected = lines
-      .map((line, index) => ({ index, value: left[index], qty: line.qty, line }))
-      .filter((l) => l.qty > 0 && lineQualifies(c, l.line));
-    const subtotal = selected.reduce((s, l) => s + l.value, 0);
-    const qty = selected.reduce((s, l) => s + l.qty, 0);
+    // The lines it selects, with what is left of each (one pass: the quote runs this per request).
+    const selected: { index: number; value: number; qty: number }[] = [];
+    let subtotal = 0;
+    let qty = 0;
+    for (let index = 0; index < lines.length; index++) {
+      const line = lines[index];
+      if (line.qty <= 0 || !lineQualifies(c, line)) continue;
+      selected.push({ index, value: left[index], qty: line.qty });
+      subtotal += left[index];
+      qty += line.qty;
+    }
     if (selected.length === 0 || subtotal === 0) continue;
     if (c.minSubtotal !== undefined && toCents(c.minSubtotal) > subtotal) continue;
     if (c.minQty !== undefined && c.minQty > qty) continue;
@@ -165,13 +172,14 @@ export function applyCartPromotions(
       amount += share;
     });
     applied.push({ id: promotion.id, name: promotion.name, amount, lines: byLine });
+    if (!promotion.combinesWithCoupons) couponBlocked = true;
     if (promotion.exclusive) stopBelow = promotion.priority;
   }
   return {
     discount: applied.reduce((s, p) => s + p.amount, 0),
     applied,
     perLine,
-    couponBlocked: applied.some((p) => !ordered.find((o) => o.id === p.id)?.combinesWithCoupons),
+    couponBlocked,
   };
 }
 

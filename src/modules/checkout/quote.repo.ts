@@ -23,15 +23,16 @@ import type { DestinationReads } from './quote-destination.ts';
 
 // The totals endpoint's reads in ONE round trip: the cart, the coupon its code names, every line with
 // its live product, the chosen transport with its zone rates, the destination's VAT rates, the stored
-// settings and, for a customer, the points balance.
-// A checkout page asks for totals on every change, so this read is the hot path.
+// settings, for a customer the points balance, and the versions of what the quote keeps between
+// requests (the cart promotions, the catalog sales, the category tree: a second round trip only
+// after one of them changed). A checkout page asks for totals on every change, so this read is the hot path.
 
 export interface CartSnapshot {
   cart: { id: number; couponCode: string | null } | undefined;
   /** The coupon the cart's code names, when one exists (validity is judged by the caller). */
   coupon: CouponRow | undefined;
   lines: PromotableLine[];
-  /** The cart promotions running at the statement's time. */
+  /** The cart promotions running at the quote's time. */
   cartPromotions: RunningCartPromotion[];
 }
 

@@ -13,8 +13,9 @@ import { keptVersionsJson } from '../../resources/index.ts';
 import { type StoredSetting, storedSettingsJson } from '../settings/settings.repo.ts';
 import type { CouponRow } from '../promotions/promotions.repo.ts';
 import type { RunningCartPromotion } from '../promotions/promotion.repo.ts';
-import { activeCartPromotions, runningAt } from '../promotions/cart-promotions.ts';
-import { activeCatalogSales, salesRunningAt } from '../promotions/catalog-sales.ts';
+import { activeCartPromotions } from '../promotions/cart-promotions.ts';
+import { activeCatalogSales } from '../promotions/catalog-sales.ts';
+import { runningAt } from '../promotions/windows.ts';
 import { categoryPaths, pathOf } from '../catalog/category-paths.ts';
 import { salePrice } from '../pricing/catalog-sale.ts';
 import type { CustomerStanding, TransportRow } from './checkout.repo.ts';
@@ -206,7 +207,7 @@ async function snapshotOf(rows: SnapshotRow[], at: KeptAt, now: Date): Promise<C
   const promotions =
     activeCartPromotions.keptAt(keepOn, versions) ??
     (await activeCartPromotions.copyAt(keepOn, readOn, versions));
-  const running = salesRunningAt(sales, now);
+  const running = runningAt(sales, now);
   const lines = first.lines.map(lineOf);
   for (const line of lines) {
     if (running.length > 0) line.price = salePrice(line.price, line, running);

@@ -245,6 +245,26 @@ describe('cart promotions in the quote', () => {
     assert.deepEqual((await quote(who)).promotions, [{ id, name: 'Twenty', amount: 4 }]);
   });
 
+  test('when a promotion is edited after a quote, then the order placed next applies it as edited', async () => {
+    await pauseAll();
+    const product = await makeProduct(t.app.db, { price: 2000 });
+    const transportId = await makeTransport(t.app.db, { price: 0 });
+    const who = await fillCart(t.app, {}, [[product, 1]]);
+    const id = await createPromotion({ name: 'Ten', action: { type: 'percent', value: 10 } });
+    assert.deepEqual((await quote(who)).promotions, [{ id, name: 'Ten', amount: 2 }]);
+    const edited = await call(t.app, 'PATCH', `/rest/checkout/promotion/${id}`, { token: marketing }, {
+      name: 'Twenty',
+      action: { type: 'percent', value: 20 },
+    });
+    assert.equal(edited.statusCode, 200, edited.body);
+    // The quote before kept the promotions of their old version; the order's transaction sees the new one.
+    const res = await placeOrder(t.app, who, { transportId, email: 'e@example.com', payWay: 'bank_transfer' });
+    assert.equal(res.statusCode, 201, res.body);
+    const order = (res.json() as { data: { totals: Quote } }).data;
+    assert.deepEqual(order.totals.promotions, [{ id, name: 'Twenty', amount: 4 }]);
+    assert.equal(order.totals.total, 16);
+  });
+
   test('when a promotion has a Greek name, then the quote and the order name it in the locale asked for', async () => {
     await pauseAll();
     const product = await makeProduct(t.app.db, { price: 2000 });

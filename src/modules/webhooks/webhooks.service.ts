@@ -161,10 +161,14 @@ export async function rotateWebhookSecret({ db }: Deps, actor: string, id: numbe
 export async function listDeliveries({ db }: Deps, id: number, query: { page?: number; limit?: number }) {
   await existing(db, id);
   const { perPage, pageNumber, offset } = page(query);
-  const { rows, total } = await pageDeliveries(db, id, perPage, offset);
-  const attempts = await attemptsOf(
-    db,
-    rows.map((row) => row.id),
+  // One snapshot: an attempt ends by writing its delivery row and its history row together, and
+  // read apart a page could show a delivery still sending with that attempt already in its history.
+  const { rows, total, attempts } = await db.transaction(
+    async (tx) => {
+      const paged = await pageDeliveries(tx, id, perPage, offset);
+      return { ...paged, attempts: await attemptsOf(tx, paged.rows.map((row) => row.id)) };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );
   return okList(
     rows.map((row) =>

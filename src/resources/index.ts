@@ -52,4 +52,5 @@ export {
   deleteEntity,
   updateEntity,
 } from './write.service.ts';
-export { KeptCopy, keptVersionsJson } from './kept-copy.ts';
+export { KeptCopy, keptValues, keptVersionsJson } from './kept-copy.ts';
+export { runningAt, type Windowed, windowed, windowJson } from './windows.ts';

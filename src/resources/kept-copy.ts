@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { ONE_ROW, statement } from '../db/statements.ts';
+import type { KeptParameters, KeptValues, Scope } from './types.ts';
 
 // A small table a hot statement needs whole (the running promotions, the category tree) is kept in
 // the service between requests, per database handle and per version of the tables it comes from
@@ -23,9 +24,12 @@ export function keptVersionsJson(copies: readonly { tables: readonly string[] }[
   return versionsJson([...new Set(copies.flatMap((c) => c.tables))].sort());
 }
 
+/** Table versions as a statement answers them: name → version (a number, or text in the page statement). */
+export type TableVersions = Record<string, number | string> | null;
+
 export class KeptCopy<Row, Copy> {
-  private readonly kept = new WeakMap<object, { versions: (number | undefined)[]; copy: Copy }>();
-  private readonly read: (db: Db) => Promise<{ versions: Record<string, number> | null; rows: Row[] }[]>;
+  private readonly kept = new WeakMap<object, { versions: (string | undefined)[]; copy: Copy }>();
+  private readonly read: (db: Db) => Promise<{ versions: TableVersions; rows: Row[] }[]>;
 
   /**
    * `tables`: the resource_version names the rows depend on; `rowsJson`: a sub-select answering the
@@ -43,18 +47,28 @@ export class KeptCopy<Row, Copy> {
   }
 
   /** Its tables' versions, in its order, from a versions object (keptVersionsJson's). */
-  private versionsIn(versions: Record<string, number> | null): (number | undefined)[] {
-    return this.tables.map((t) => versions?.[t]);
+  private versionsIn(versions: TableVersions): (string | undefined)[] {
+    return this.tables.map((t) => (versions?.[t] === undefined ? undefined : String(versions[t])));
   }
 
   /** The copy kept for `keepOn` when it is of these versions (a keptVersionsJson column), else undefined. */
-  keptAt(keepOn: Db, versions: Record<string, number> | null): Copy | undefined {
+  keptAt(keepOn: Db, versions: TableVersions): Copy | undefined {
     const held = this.kept.get(keepOn);
     if (held === undefined) return undefined;
+    const seen = this.versionsIn(versions);
     for (let i = 0; i < this.tables.length; i++) {
-      if (held.versions[i] !== versions?.[this.tables[i]]) return undefined;
+      if (held.versions[i] !== seen[i]) return undefined;
     }
     return held.copy;
+  }
+
+  /**
+   * The copy last kept for `keepOn` whatever its versions, for a statement that takes its values
+   * as parameters (ResourceDef.keptValues): that statement answers the versions, and the caller
+   * uses its answer only when `keptAt` finds the copy of them.
+   */
+  lastKept(keepOn: Db): Copy | undefined {
+    return this.kept.get(keepOn)?.copy;
   }
 
   /**
@@ -62,7 +76,7 @@ export class KeptCopy<Row, Copy> {
    * them, else read on `readOn` (and kept for `keepOn` when that is where it was read). Inside a
    * transaction `readOn` is the transaction and `keepOn` its pool: a copy read there is not kept.
    */
-  async copyAt(keepOn: Db, readOn: Db, versions: Record<string, number> | null): Promise<Copy> {
+  async copyAt(keepOn: Db, readOn: Db, versions: TableVersions): Promise<Copy> {
     const held = this.keptAt(keepOn, versions);
     if (held !== undefined) return held;
     const [row] = await this.read(readOn);
@@ -70,4 +84,17 @@ export class KeptCopy<Row, Copy> {
     if (readOn === keepOn) this.kept.set(keepOn, { versions: this.versionsIn(row.versions), copy });
     return copy;
   }
+}
+
+/** A resource's kept values (ResourceDef.keptValues): `values` turns the copy into its statement's parameters. */
+export function keptValues<Row, Copy>(
+  copy: KeptCopy<Row, Copy>,
+  values: (copy: Copy, now: Date) => KeptParameters,
+  scopes: readonly Scope[],
+): KeptValues {
+  return {
+    copy: copy as unknown as KeptCopy<unknown, unknown>,
+    values: values as (copy: unknown, now: Date) => KeptParameters,
+    scopes,
+  };
 }

@@ -258,8 +258,10 @@ function servedKey(ctx: ReadContext): string {
 /** A read of the own fields, matching texts in any locale. */
 export const OWN_FIELDS: ReadLocale = { translateTo: null, servedLocales: null };
 
-function readContext(rctx: RequestContext, locale: ReadLocale): ReadContext {
-  return { ...rctx, scope: scopeOf(rctx.caller), ...locale };
+function readContext(resource: Resource, rctx: RequestContext, locale: ReadLocale): ReadContext {
+  const scope = scopeOf(rctx.caller);
+  const kept = resource.def.keptValues;
+  return { ...rctx, scope, ...locale, keptValues: kept?.scopes.includes(scope) ? kept : undefined };
 }
 
 /**
@@ -272,7 +274,7 @@ export function planList(
   raw: Record<string, unknown>,
   locale: ReadLocale = OWN_FIELDS,
 ): ListPlan {
-  const ctx = readContext(rctx, locale);
+  const ctx = readContext(resource, rctx, locale);
   return planOf(resource, ctx, parseListQuery(resource, raw, ctx.scope));
 }
 
@@ -284,7 +286,7 @@ export function planOne(
   raw: Record<string, unknown>,
   locale: ReadLocale = OWN_FIELDS,
 ): ListPlan {
-  const ctx = readContext(rctx, locale);
+  const ctx = readContext(resource, rctx, locale);
   const idField = resource.field.get('id');
   const filters: Filter[] = idField ? [{ field: idField, op: 'eq', value: id }] : [];
   const query: ListQuery = {

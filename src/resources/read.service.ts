@@ -8,7 +8,7 @@ import { OWN_FIELDS, planList, planOne } from './list-query.ts';
 import { DEFAULT_PAGE_SIZE, paginationOf } from './pagination.ts';
 import { countStatement, type PageRows, pageStatement, type Row, versionsJson } from './repo.ts';
 import { isLocaleCode, isTranslatable, type ServedLocales, servedLocales } from './translations.ts';
-import type { ListPlan, ReadLocale, RequestContext, Resource } from './types.ts';
+import type { KeptParameters, ListPlan, ReadLocale, RequestContext, Resource } from './types.ts';
 import type { LocaleRequest } from '../http/locale.ts';
 
 // The read use cases of every resource: list (page and exact total), item (first match) and show
@@ -81,18 +81,42 @@ async function readPage(plan: ListPlan, ids?: number[]): Promise<Page> {
   const { resource, ctx } = plan;
   const of = ids ? `${resource.name}|${ctx.scope}|${ctx.caller.kind}` : plan.shape;
   const shape = `${of}|${rows}|${plan.clamped ? 'clamped' : 'asked'}`;
-  const [read] = await runJson<Page>(
-    ctx.db,
-    nameOf('page', shape),
-    (on) => pageStatement(on, plan, rows),
-    ['perPage', 'versions', 'rows', 'locales'],
-    ids
-      ? { customerId: plan.values.customerId, ids, limit: size }
-      : { ...plan.values, limit: size, page: plan.query.page },
-    ids ? false : plan.once,
+  const values = ids
+    ? { customerId: plan.values.customerId, ids, limit: size }
+    : { ...plan.values, limit: size, page: plan.query.page };
+  const read = async (on: Db, kept?: KeptParameters) => {
+    // The kept values' variant is part of the statement's text, so of its name.
+    const read = kept ? { ...plan, ctx: { ...ctx, keptVariant: kept.variant } } : plan;
+    const [page] = await runJson<Page>(
+      on,
+      nameOf('page', kept ? `${shape}|${kept.variant}` : shape),
+      (db) => pageStatement(db, read, rows),
+      ['perPage', 'versions', 'rows', 'locales'],
+      { ...values, ...kept?.values },
+      ids ? false : plan.once,
+    );
+    return { ...page, perPage: Number(page.perPage) };
+  };
+  const kept = ctx.keptValues;
+  if (kept === undefined) return read(ctx.db);
+  // With the copy last kept; after a write to its tables, with the copy of the versions the
+  // statement saw. Writes that keep moving them between the two reads are followed a few times,
+  // then copy and page are read in one snapshot.
+  const { db } = ctx;
+  let copy = kept.copy.lastKept(db) ?? (await kept.copy.copyAt(db, db, null));
+  for (let attempt = 1; attempt < MAX_KEPT_READS; attempt++) {
+    const page = await read(db, kept.values(copy, new Date()));
+    if (kept.copy.keptAt(db, page.versions) === copy) return page;
+    copy = await kept.copy.copyAt(db, db, page.versions);
+  }
+  return db.transaction(
+    async (tx) => read(tx, kept.values(await kept.copy.copyAt(db, tx, null), new Date())),
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );
-  return { ...read, perPage: Number(read.perPage) };
 }
+
+/** Reads of a page with a kept copy before it reads both in one snapshot (readPage). */
+const MAX_KEPT_READS = 3;
 
 async function countRows(plan: ListPlan): Promise<number> {
   const [row] = await run(

@@ -6,6 +6,7 @@ import type { Db } from '../db/client.ts';
 import type { Caller } from '../http/access.ts';
 import type { LocaleRequest } from '../http/locale.ts';
 import type { RoleId } from '../http/roles.ts';
+import type { KeptCopy } from './kept-copy.ts';
 import type { ListVariant } from './list-variant.ts';
 
 /** Who may read a field or a relation: the lowest scope (public, customer, backend); higher scopes see it too. */
@@ -94,6 +95,39 @@ export interface ReadContext extends RequestContext {
    * statement it is a column of the statement's one row (repo.ts); elsewhere the value itself.
    */
   shared?(name: string, value: SQL): SQL;
+  /**
+   * The kept values the read's statement takes as parameters (ResourceDef.keptValues): a field
+   * that finds its declaration here reads them by placeholder; absent (a resource embedded in
+   * another's read, a statement of a module's own), it reads what it needs in SQL.
+   */
+  keptValues?: KeptValues;
+  /** The part of the statement's text the kept values decide (KeptParameters.variant). */
+  keptVariant?: string;
+}
+
+/** A read statement's parameters from a kept copy. */
+export interface KeptParameters {
+  /** Placeholder name → value. */
+  values: Record<string, unknown>;
+  /**
+   * What the values decide of the statement's text, read by the fields as ReadContext.keptVariant
+   * (one prepared statement per variant); '' for the usual one.
+   */
+  variant: string;
+}
+
+/**
+ * Parameters of a resource's read statement computed in the service from a kept copy (kept-copy.ts),
+ * so that each row's fields use them instead of reading and evaluating rows of their own (the
+ * catalog's running sales: docs/performance.md, "Kept copies"). The read runs with the copy last
+ * kept and runs again with a fresh one when the statement's versions show it was not of them.
+ */
+export interface KeptValues {
+  copy: KeptCopy<unknown, unknown>;
+  /** The parameters from the copy at the read's time (made by kept-copy.ts keptValues). */
+  values(copy: unknown, now: Date): KeptParameters;
+  /** The scopes whose reads take them (the back office reads stored prices). */
+  scopes: readonly Scope[];
 }
 
 /** The locale a read renders and the locales it may match texts in (ReadContext). */
@@ -268,8 +302,9 @@ export interface ResourceDef {
   createExtras?: () => Record<string, TSchema>;
   /** A list of its own for some query parameters (transports for one address). */
   listVariant?: ListVariant;
+  /** Parameters its read statement takes from a kept copy (KeptValues). */
+  keptValues?: KeptValues;
 }
-
 
 export interface FieldInfo extends FieldDef {
   name: string;

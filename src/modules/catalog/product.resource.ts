@@ -11,6 +11,7 @@ import {
 import { Role } from '../../http/roles.ts';
 import { TAX_CLASSES } from '../pricing/destination-vat.ts';
 import { products } from './catalog.tables.ts';
+import { catalogSaleValues } from './catalog-sales.ts';
 import { categoryResource } from './category.resource.ts';
 import { categoryFilter, onSaleParam, optionParam } from './product-filters.ts';
 import { productSearch } from './product-search.ts';
@@ -119,11 +120,17 @@ export const productResource: Resource = defineResource({
         "Which of the destination country's rates applies when the setting tax_mode is destination",
     }),
     priceMin: {
-      ...field.money(products.priceMin, { nullable: true, description: 'Lowest price over the active variants' }),
+      ...field.money(products.priceMin, {
+        nullable: true,
+        description: 'Lowest price over the active variants',
+      }),
       readAs: shopperPrice,
     },
     priceMax: {
-      ...field.money(products.priceMax, { nullable: true, description: 'Highest price over the active variants' }),
+      ...field.money(products.priceMax, {
+        nullable: true,
+        description: 'Highest price over the active variants',
+      }),
       readAs: shopperPrice,
     },
     currency: field.computed(Type.String(), (ctx) => currencySql(ctx.config), {
@@ -200,6 +207,8 @@ export const productResource: Resource = defineResource({
   storefront: () => eq(products.active, true),
   publicCache: true,
   countCache: true,
+  // Shoppers' prices under the running catalog sales, from the copy the service keeps.
+  keptValues: catalogSaleValues,
   search: productSearch,
   hooks: withMedia({ name: 'images', list: true }, productHooks),
   createExtras: () => ({

@@ -2,6 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { ReadContext } from '../../resources/index.ts';
 import { products, productVariants } from './catalog.tables.ts';
+import { catalogSaleValues, OTHER_SALES } from './catalog-sales.ts';
 
 // Catalog promotions (docs/promotions.md) lower the price shoppers see and pay while they run. The
 // statement that reads a price applies them itself (no query of its own, a sale starts and ends at
@@ -11,6 +12,11 @@ import { products, productVariants } from './catalog.tables.ts';
 // sale covers (catalog_sale_cover, read once like the sales) keeps its stored price without the
 // call: a plpgsql call over the running sales costs about 4 µs, and a page has 60 prices. The back
 // office reads the stored price (what it edits).
+//
+// A product read (list, item, show) takes the running sales as parameters instead, from the copy
+// the service keeps (catalog-sales.ts saleParameters): for sales that name categories only, each
+// price is integer arithmetic on two numbers of its category, and only other sales call
+// sale_price (docs/performance.md, "Kept copies").
 
 /** The catalog sales running now (an array of catalog_sale rows, each with its categories expanded). */
 const runningSales = sql`(select coalesce(array_agg(s), '{}') from catalog_sale s
@@ -19,22 +25,76 @@ const runningSales = sql`(select coalesce(array_agg(s), '{}') from catalog_sale 
 /** The categories an active catalog sale may cover (null: any product may be). */
 const coveredCategories = sql`(select c.category_ids from catalog_sale_cover c)::integer[]`;
 
+type ProductColumns = { id: SQL | PgColumn; categoryId: SQL | PgColumn; brand: SQL | PgColumn };
+
 /**
  * A price of the product `product` (a product row's columns) under the running sales. In a read's
  * page statement the sales and the covered categories are read once for the statement (`shared`):
  * as sub-selects of each price, every execution set up two of them per price (the list: 8).
  */
-function salePriceOf(
-  price: SQL | PgColumn,
-  product: { id: SQL | PgColumn; categoryId: SQL | PgColumn; brand: SQL | PgColumn },
-  ctx?: ReadContext,
-): SQL<number> {
+function salePriceOf(price: SQL | PgColumn, product: ProductColumns, ctx?: ReadContext): SQL<number> {
+  if (ctx?.keptValues === catalogSaleValues) return keptSalePrice(price, product, keptSalesOf(ctx));
   const sales = ctx?.shared?.('running_sales', runningSales) ?? runningSales;
   const covered = ctx?.shared?.('covered_categories', coveredCategories) ?? coveredCategories;
   // Null (no cover row, a sale for any product, a product without a category) calls sale_price.
   return sql<number>`case when coalesce(${product.categoryId} = any(${covered}), true)
     then sale_price(${price}, ${product.id}, ${product.categoryId}, ${product.brand}, ${sales})
     else ${price} end`;
+}
+
+/** The names of the parameters (catalog-sales.ts SaleParameters). */
+type SaleParameter = 'saleCategoryOffset' | 'salePercents' | 'saleAmounts' | 'saleOthers';
+
+/** The statement's parameters of the running sales (catalog-sales.ts SaleParameters), as SQL values. */
+export interface KeptSales {
+  categoryOffset: SQL;
+  percents: SQL;
+  amounts: SQL;
+  /** The other sales, catalog_sale[]; absent when none runs (the statement's usual variant). */
+  others?: SQL;
+}
+
+/**
+ * The sales' parameters as SQL values: `param` answers each (a placeholder; a value in tests),
+ * `share` makes it a value the statement computes once.
+ */
+export function keptSalesSql(
+  param: (name: SaleParameter) => unknown,
+  withOthers: boolean,
+  share: (name: string, value: SQL) => SQL = (_, value) => value,
+): KeptSales {
+  const others = sql`(select coalesce(array_agg(s), '{}')
+    from json_populate_recordset(null::catalog_sale, ${param('saleOthers')}::json) s)`;
+  return {
+    categoryOffset: share('sale_category_offset', sql`${param('saleCategoryOffset')}::integer`),
+    percents: share('sale_percents', sql`${param('salePercents')}::integer[]`),
+    amounts: share('sale_amounts', sql`${param('saleAmounts')}::integer[]`),
+    others: withOthers ? share('sale_others', others) : undefined,
+  };
+}
+
+function keptSalesOf(ctx: ReadContext): KeptSales {
+  return keptSalesSql(
+    (name) => sql.placeholder(name),
+    ctx.keptVariant === OTHER_SALES,
+    (name, value) => ctx.shared?.(name, value) ?? value,
+  );
+}
+
+/**
+ * A price under the running sales given as parameters: its category's largest percent off (rounded
+ * half up to the cent, in integers: a price is never negative) or largest amount off (at most the
+ * price), whichever is more, read by position (none outside the terms, none without a category);
+ * then the other sales through sale_price. Equal to sale_price over all of them
+ * (test/unit/catalog-sale.test.ts). Each price of a page evaluates it: it is kept short.
+ */
+export function keptSalePrice(price: SQL | PgColumn, product: ProductColumns, sales: KeptSales): SQL<number> {
+  const of = (terms: SQL) => sql`coalesce((${terms})[${product.categoryId} - ${sales.categoryOffset}], 0)`;
+  const byCategory = sql<number>`(${price} - greatest((${price}::bigint * ${of(sales.percents)} + 5000) / 10000,
+    least(${price}, ${of(sales.amounts)})))::integer`;
+  if (sales.others === undefined) return byCategory;
+  return sql<number>`least(${byCategory},
+    sale_price(${price}, ${product.id}, ${product.categoryId}, ${product.brand}, ${sales.others}))`;
 }
 
 /** A product's price (a stored price of it, or of one of its variants) as a running sale makes it. */

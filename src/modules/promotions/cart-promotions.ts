@@ -1,12 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { KeptCopy } from '../../resources/index.ts';
+import { KeptCopy, type Windowed, windowed, windowJson } from '../../resources/index.ts';
 import type { RunningCartPromotion } from './promotion.repo.ts';
-import { type Windowed, windowed, windowJson } from './windows.ts';
 
 // The cart promotions a quote applies, kept between requests (docs/promotions.md, "Performance"):
 // the quote's statement reads the promotions' version, and every active cart promotion is read
 // again only when the copy kept here is of another one; which of them run is judged by the quote
-// against its own time (windows.ts). A use counted on a limited promotion is a write to its row, so
+// against its own time (src/resources/windows.ts). A use counted on a limited promotion is a write to its row, so
 // it moves the version too: a used-up promotion is left out of the copy until then.
 
 /** An active cart promotion as read: its window and its uses besides what the quote applies. */

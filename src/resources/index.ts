@@ -53,4 +53,4 @@ export {
   updateEntity,
 } from './write.service.ts';
 export { KeptCopy, keptValues, keptVersionsJson } from './kept-copy.ts';
-export { runningAt, type Windowed, windowed, windowJson } from './windows.ts';
+export { derivedWhileSteady, runningAt, type Windowed, windowed, windowJson } from './windows.ts';

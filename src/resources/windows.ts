@@ -26,3 +26,33 @@ export function runningAt<T>(kept: readonly Windowed<T>[], now: Date): T[] {
   const t = now.getTime();
   return kept.filter((k) => k.startsAt <= t && t < k.endsAt).map((k) => k.item);
 }
+
+/** The span around `now` in which no item starts or ends: what runs at `now` runs all through it. */
+export function steadyAround<T>(kept: readonly Windowed<T>[], now: Date): { since: number; until: number } {
+  const t = now.getTime();
+  let since = -Infinity;
+  let until = Infinity;
+  for (const k of kept) {
+    for (const edge of [k.startsAt, k.endsAt]) {
+      if (edge <= t) since = Math.max(since, edge);
+      else until = Math.min(until, edge);
+    }
+  }
+  return { since, until };
+}
+
+/**
+ * `derive` of the items running at each time, remembered per kept copy while what runs stays the
+ * same (a kept copy is replaced, never changed).
+ */
+export function derivedWhileSteady<T, R>(derive: (kept: readonly Windowed<T>[], now: Date) => R) {
+  const held = new WeakMap<readonly Windowed<T>[], { since: number; until: number; value: R }>();
+  return (kept: readonly Windowed<T>[], now: Date): R => {
+    const t = now.getTime();
+    const h = held.get(kept);
+    if (h !== undefined && h.since <= t && t < h.until) return h.value;
+    const value = derive(kept, now);
+    held.set(kept, { ...steadyAround(kept, now), value });
+    return value;
+  };
+}

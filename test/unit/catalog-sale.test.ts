@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { queryRows } from '../../src/db/client.ts';
-import { saleParameters } from '../../src/modules/catalog/catalog-sales.ts';
+import { saleParameters, salePartsOf } from '../../src/modules/catalog/catalog-sales.ts';
 import { keptSalePrice, keptSalesSql } from '../../src/modules/catalog/sale-price.ts';
 import { type CatalogSale, salePrice } from '../../src/modules/pricing/catalog-sale.ts';
 import { windowed } from '../../src/resources/index.ts';
@@ -83,7 +83,7 @@ async function keptSqlPrice(
   const columns = { id: sql`${p.productId}::integer`, categoryId: sql`${p.categoryId}::integer`, brand: sql`${p.brand}::text` };
   const [row] = await queryRows<{ price: number }>(
     t.database.db,
-    sql`select ${keptSalePrice(sql`${price}::integer`, columns, keptSalesSql(param, params.saleOthers !== '[]'))} as price`,
+    sql`select ${keptSalePrice(sql`${price}::integer`, columns, keptSalesSql(param, salePartsOf(params)))} as price`,
   );
   return row.price;
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { CatalogSale } from '../pricing/catalog-sale.ts';
 import {
+  derivedWhileSteady,
   KeptCopy,
   keptValues,
   runningAt,
@@ -99,15 +100,36 @@ export function saleParameters(kept: readonly Windowed<CatalogSale>[], now: Date
   };
 }
 
-/** The variant of a product read's statement that also prices the other sales (by sale_price). */
-export const OTHER_SALES = 'other sales';
+/** Which kinds of running sales a product read's statement prices (the parts of its variant). */
+export interface SaleParts {
+  /** Sales by category terms (the arrays). */
+  categories: boolean;
+  /** Other sales, by sale_price. */
+  others: boolean;
+}
+
+export function salePartsOf(values: SaleParameters): SaleParts {
+  return { categories: values.salePercents.length > 0, others: values.saleOthers !== '[]' };
+}
+
+/** A statement variant's name of its parts (one prepared statement each; without sales, the stored prices). */
+export function saleVariant(parts: SaleParts): string {
+  return `${parts.categories ? 'categories' : ''}+${parts.others ? 'others' : ''}`;
+}
+
+/** The parts a variant's name stands for. */
+export function salePartsIn(variant: string | undefined): SaleParts {
+  const [categories, others] = (variant ?? '+').split('+');
+  return { categories: categories === 'categories', others: others === 'others' };
+}
 
 /** The product reads' kept values: shoppers' prices under the running sales. */
 export const catalogSaleValues = keptValues(
   activeCatalogSales,
-  (kept, now) => {
+  // Computed again only when the copy is replaced or a sale starts or ends.
+  derivedWhileSteady((kept: readonly Windowed<CatalogSale>[], now: Date) => {
     const values = saleParameters(kept, now);
-    return { values, variant: values.saleOthers === '[]' ? '' : OTHER_SALES };
-  },
+    return { values, variant: saleVariant(salePartsOf(values)) };
+  }),
   ['public', 'customer'],
 );

@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { ReadContext } from '../../resources/index.ts';
 import { products, productVariants } from './catalog.tables.ts';
-import { catalogSaleValues, OTHER_SALES } from './catalog-sales.ts';
+import { catalogSaleValues, type SaleParts, salePartsIn } from './catalog-sales.ts';
 
 // Catalog promotions (docs/promotions.md) lower the price shoppers see and pay while they run. The
 // statement that reads a price applies them itself (no query of its own, a sale starts and ends at
@@ -47,36 +47,42 @@ type SaleParameter = 'saleCategoryOffset' | 'salePercents' | 'saleAmounts' | 'sa
 
 /** The statement's parameters of the running sales (catalog-sales.ts SaleParameters), as SQL values. */
 export interface KeptSales {
-  categoryOffset: SQL;
-  percents: SQL;
-  amounts: SQL;
-  /** The other sales, catalog_sale[]; absent when none runs (the statement's usual variant). */
+  /** Absent when no sale by category runs. */
+  byCategory?: { offset: SQL; percents: SQL; amounts: SQL };
+  /** The other sales, catalog_sale[]; absent when none runs. */
   others?: SQL;
 }
 
 /**
- * The sales' parameters as SQL values: `param` answers each (a placeholder; a value in tests),
- * `share` makes it a value the statement computes once.
+ * The sales' parameters as SQL values, of the parts the statement prices: `param` answers each (a
+ * placeholder; a value in tests), `share` makes it a value the statement computes once.
  */
 export function keptSalesSql(
   param: (name: SaleParameter) => unknown,
-  withOthers: boolean,
+  parts: SaleParts,
   share: (name: string, value: SQL) => SQL = (_, value) => value,
 ): KeptSales {
-  const others = sql`(select coalesce(array_agg(s), '{}')
-    from json_populate_recordset(null::catalog_sale, ${param('saleOthers')}::json) s)`;
-  return {
-    categoryOffset: share('sale_category_offset', sql`${param('saleCategoryOffset')}::integer`),
+  // Shared values become columns of the statement: only those of the parts it prices.
+  const byCategory = () => ({
+    offset: share('sale_category_offset', sql`${param('saleCategoryOffset')}::integer`),
     percents: share('sale_percents', sql`${param('salePercents')}::integer[]`),
     amounts: share('sale_amounts', sql`${param('saleAmounts')}::integer[]`),
-    others: withOthers ? share('sale_others', others) : undefined,
+  });
+  const others = () =>
+    share(
+      'sale_others',
+      sql`(select coalesce(array_agg(s), '{}') from json_populate_recordset(null::catalog_sale, ${param('saleOthers')}::json) s)`,
+    );
+  return {
+    byCategory: parts.categories ? byCategory() : undefined,
+    others: parts.others ? others() : undefined,
   };
 }
 
 function keptSalesOf(ctx: ReadContext): KeptSales {
   return keptSalesSql(
     (name) => sql.placeholder(name),
-    ctx.keptVariant === OTHER_SALES,
+    salePartsIn(ctx.keptVariant),
     (name, value) => ctx.shared?.(name, value) ?? value,
   );
 }
@@ -86,14 +92,19 @@ function keptSalesOf(ctx: ReadContext): KeptSales {
  * half up to the cent, in integers: a price is never negative) or largest amount off (at most the
  * price), whichever is more, read by position (none outside the terms, none without a category);
  * then the other sales through sale_price. Equal to sale_price over all of them
- * (test/unit/catalog-sale.test.ts). Each price of a page evaluates it: it is kept short.
+ * (test/unit/catalog-sale.test.ts). Each price of a page evaluates it: it is kept short, and
+ * without running sales it is the stored price.
  */
 export function keptSalePrice(price: SQL | PgColumn, product: ProductColumns, sales: KeptSales): SQL<number> {
-  const of = (terms: SQL) => sql`coalesce((${terms})[${product.categoryId} - ${sales.categoryOffset}], 0)`;
-  const byCategory = sql<number>`(${price} - greatest((${price}::bigint * ${of(sales.percents)} + 5000) / 10000,
-    least(${price}, ${of(sales.amounts)})))::integer`;
-  if (sales.others === undefined) return byCategory;
-  return sql<number>`least(${byCategory},
+  let priced = sql<number>`${price}`;
+  const terms = sales.byCategory;
+  if (terms) {
+    const of = (t: SQL) => sql`coalesce((${t})[${product.categoryId} - ${terms.offset}], 0)`;
+    priced = sql`(${price} - greatest((${price}::bigint * ${of(terms.percents)} + 5000) / 10000,
+      least(${price}, ${of(terms.amounts)})))::integer`;
+  }
+  if (sales.others === undefined) return priced;
+  return sql`least(${priced},
     sale_price(${price}, ${product.id}, ${product.categoryId}, ${product.brand}, ${sales.others}))`;
 }
 

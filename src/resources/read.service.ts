@@ -57,9 +57,21 @@ export class VersionedCache<T extends { version: string }> {
   }
 }
 
+/** Statement names of the shapes seen, by shape (a digest per request cost more than the lookup). */
+const names = new Map<string, string>();
+/** Names kept before the map starts again (shapes come from query strings: not a bounded set). */
+const MAX_NAMES = 2_000;
+
 /** The statement name of a shape: one name is one SQL text. */
 function nameOf(kind: string, shape: string): string {
-  return `rs_${hash('sha1', `${kind}|${shape}`, 'hex').slice(0, 24)}`;
+  const key = `${kind}|${shape}`;
+  let name = names.get(key);
+  if (name === undefined) {
+    name = `rs_${hash('sha1', key, 'hex').slice(0, 24)}`;
+    if (names.size >= MAX_NAMES) names.clear();
+    names.set(key, name);
+  }
+  return name;
 }
 
 /** What the page statement answered. */
@@ -86,11 +98,10 @@ async function readPage(plan: ListPlan, ids?: number[]): Promise<Page> {
     : { ...plan.values, limit: size, page: plan.query.page };
   const read = async (on: Db, kept?: KeptParameters) => {
     // The kept values' variant is part of the statement's text, so of its name.
-    const read = kept ? { ...plan, ctx: { ...ctx, keptVariant: kept.variant } } : plan;
     const [page] = await runJson<Page>(
       on,
       nameOf('page', kept ? `${shape}|${kept.variant}` : shape),
-      (db) => pageStatement(db, read, rows),
+      (db) => pageStatement(db, kept ? { ...plan, ctx: { ...ctx, keptVariant: kept.variant } } : plan, rows),
       ['perPage', 'versions', 'rows', 'locales'],
       { ...values, ...kept?.values },
       ids ? false : plan.once,

@@ -136,23 +136,31 @@ describe('catalog promotions', () => {
   test('when a sale ends, then the regular price is back in the list, the facets and the quote without any write', async () => {
     const cat = await category();
     const product = await makeProduct(t.app.db, { price: 1000, categoryId: cat });
+    // A sale by category too: product reads price the two kinds apart (docs/promotions.md).
+    const byCategory = await category();
+    const other = await makeProduct(t.app.db, { price: 2000, categoryId: byCategory });
     const endsAt = new Date(Date.now() + 1500);
-    const created = await createPromotion({
-      conditions: { productIds: [product] },
-      action: { type: 'percent', value: 50 },
-      endsAt: endsAt.toISOString(),
-    });
-    assert.equal(created.statusCode, 201, created.body);
+    for (const conditions of [{ productIds: [product] }, { categoryIds: [byCategory] }]) {
+      const created = await createPromotion({
+        conditions,
+        action: { type: 'percent', value: 50 },
+        endsAt: endsAt.toISOString(),
+      });
+      assert.equal(created.statusCode, 201, created.body);
+    }
     const who = await fillCart(t.app, {}, [[product, 2]]);
     const subtotal = async () => ((await totals(t.app, who)).json() as { subtotal: number }).subtotal;
     // Each asked twice: kept from the second ask, so the end must drop the kept answers.
     for (let ask = 0; ask < 2; ask++) {
       assert.equal((await listed(cat))[0].price, 5);
+      assert.equal((await listed(byCategory))[0].price, 10);
       assert.deepEqual(await priceRange(cat), { min: 5, max: 5 });
       assert.equal(await subtotal(), 10);
     }
     await sleep(endsAt.getTime() - Date.now() + 50);
     assert.equal((await listed(cat))[0].price, 10);
+    assert.equal((await listed(byCategory))[0].price, 20);
+    assert.equal((await listed(byCategory))[0].id, other);
     assert.deepEqual(await priceRange(cat), { min: 10, max: 10 });
     assert.equal(await subtotal(), 20);
   });

@@ -236,7 +236,10 @@ const servedByStored = new WeakMap<SettingsSource, Map<string, ServedLocales>>()
 function servedIn(source: SettingsSource, stored: Record<string, unknown> | null): ServedLocales {
   const key = JSON.stringify(stored ?? {});
   let seen = servedByStored.get(source);
-  if (seen === undefined) servedByStored.set(source, (seen = new Map()));
+  if (seen === undefined) {
+    seen = new Map();
+    servedByStored.set(source, seen);
+  }
   let served = seen.get(key);
   if (served === undefined) {
     served = servedLocales(source.fromStored(stored ?? {}));

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { categories } from '../../src/modules/catalog/catalog.tables.ts';
 import { setStoredSetting } from '../helpers/catalog-factories.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { adminToken, call, fillCart, makeProduct, totals } from '../checkout/fixtures.ts';
+import { adminToken, call, fillCart, makeCustomer, makeProduct, totals } from '../checkout/fixtures.ts';
 
 // Catalog promotions through HTTP (docs/promotions.md): the price shoppers see everywhere is the
 // sale price while the promotion runs, computed by the reading statement against the time.
@@ -86,6 +86,9 @@ describe('catalog promotions', () => {
     assert.deepEqual([row.price, row.priceMin, row.referencePrice], [16.99, 16.99, 19.99]);
     const page = await call(t.app, 'GET', `/rest/product/product/${product}`);
     assert.equal((page.json() as { data: Product }).data.price, 16.99);
+    const customer = await makeCustomer(t.app);
+    const signedIn = await call(t.app, 'GET', `/rest/product/product?categoryId=${child}`, { token: customer.token });
+    assert.equal((signedIn.json() as { data: Product[] }).data[0].price, 16.99, 'a signed-in customer sees it too');
     assert.deepEqual(await priceRange(child), { min: 16.99, max: 16.99 });
     const who = await fillCart(t.app, {}, [[product, 3]]);
     const cart = await call(t.app, 'GET', '/rest/cart', who);

@@ -59,7 +59,7 @@ const MAX_SPAN = 4096;
  * is the largest percent's, and an amount's the largest amount's.
  */
 export function saleParameters(kept: readonly Windowed<CatalogSale>[], now: Date): SaleParameters {
-  const byCategory: CatalogSale[] = [];
+  const byCategory: { sale: CatalogSale; hundredths: number }[] = [];
   const others: CatalogSale[] = [];
   let first = Infinity;
   let last = -Infinity;
@@ -70,7 +70,7 @@ export function saleParameters(kept: readonly Windowed<CatalogSale>[], now: Date
     const to = Math.max(last, ...ids);
     const termsOnly = sale.productIds === null && sale.brands === null && ids.length > 0;
     if (termsOnly && hundredths / 100 === sale.value && hundredths <= INT4_MAX && to - from < MAX_SPAN) {
-      byCategory.push(sale);
+      byCategory.push({ sale, hundredths });
       first = from;
       last = to;
     } else others.push(sale);
@@ -78,9 +78,8 @@ export function saleParameters(kept: readonly Windowed<CatalogSale>[], now: Date
   const span = byCategory.length === 0 ? 0 : last - first + 1;
   const percents = new Array<number>(span).fill(0);
   const amounts = new Array<number>(span).fill(0);
-  for (const sale of byCategory) {
+  for (const { sale, hundredths } of byCategory) {
     const terms = sale.percent ? percents : amounts;
-    const hundredths = Math.round(sale.value * 100);
     for (const c of sale.categoryIds ?? []) terms[c - first] = Math.max(terms[c - first], hundredths);
   }
   return {

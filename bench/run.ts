@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { alternatingCpu } from './alternating.ts';
 import { type CpuTimes, cpuPer } from './cpu.ts';
 import { scenarios } from './scenarios/index.ts';
 import type { BenchContext, Engine, Scenario } from './scenarios/types.ts';
@@ -301,8 +302,7 @@ async function runEngine(engine: Engine, selected: Scenario[], rows: string[][])
         await stop(raw.child);
       }
       const ratio = median(rounds.map((r) => r.app.rps / r.raw.rps));
-      const cpu = (key: 'server' | 'database') => median(rounds.map((r) => r.cpu[key] ?? 0));
-      const { shown, pass } = verdict(scenario, engine, ratio, cpu('server') + cpu('database'), rows);
+      const { shown, pass } = verdict(scenario, engine, ratio, await withinCpu(ctx, scenario));
       rows.push([
         scenario.name,
         engine,
@@ -329,23 +329,48 @@ async function runEngine(engine: Engine, selected: Scenario[], rows: string[][])
   }
 }
 
-/** CPU µs per request of a result row: the service's plus, on PostgreSQL, its backends'. */
-const cpuOfRow = (row: string[]) => Number(row[12]) + (Number(row[13]) || 0);
+/**
+ * A `within` scenario's CPU µs per request and its reference's, measured in alternating slices of
+ * half a measurement each (bench/alternating.ts); undefined for other scenarios. The reference
+ * must share the scenario's seed.
+ */
+async function withinCpu(ctx: BenchContext, scenario: Scenario) {
+  const of = scenario.within && scenarios.find((s) => s.name === scenario.within?.of);
+  if (!of) return undefined;
+  await of.setup?.(ctx);
+  const seconds = Math.max(2, Math.round(DURATION / 2));
+  const { a, b } = await alternatingCpu(async (isOwn) => {
+    const measured = isOwn ? scenario : of;
+    const before = await ctx.cpuMs();
+    const { total } = await load(
+      ctx.baseUrl,
+      measured,
+      measured.request(ctx),
+      seconds,
+      measured.distinctUrls,
+    );
+    const after = await ctx.cpuMs();
+    const ms = after.server - before.server + ((after.database ?? 0) - (before.database ?? 0));
+    return { requests: total, cpuUs: ms * 1000 };
+  });
+  return { own: a, of: b };
+}
 
 /**
  * Whether a scenario meets its targets on an engine, and how the table shows them: its own ratio
- * to R, and (`within`) its CPU per request against another scenario's of the same run, which R's
- * swings on a shared machine do not move.
+ * to R, and (`within`) its CPU per request against another scenario's measured in the same
+ * minutes, which R's swings on a shared machine do not move.
  */
-function verdict(scenario: Scenario, engine: Engine, ratio: number, cpu: number, rows: string[][]) {
+function verdict(scenario: Scenario, engine: Engine, ratio: number, within?: { own: number; of: number }) {
   const own = typeof scenario.target === 'number' ? scenario.target : scenario.target?.[engine];
   const shown: string[] = own === undefined ? [] : [`≥ ${own}`];
   const failed: boolean[] = own === undefined ? [] : [ratio < own];
-  const other = scenario.within && rows.find((r) => r[0] === scenario.within?.of && r[1] === engine);
-  if (scenario.within && other) {
-    const limit = (1 + scenario.within.share) * cpuOfRow(other);
-    shown.push(`CPU/req ≤ ${Math.round(limit)} µs (${1 + scenario.within.share} × "${scenario.within.of}")`);
-    failed.push(cpu > limit);
+  if (scenario.within && within) {
+    const share = 1 + scenario.within.share;
+    shown.push(
+      `CPU/req ${within.own} µs ≤ ${share} × ${within.of} µs of "${scenario.within.of}" (alternating: ${(within.own / within.of).toFixed(2)} ×)`,
+    );
+    failed.push(within.own > share * within.of);
   }
   return {
     shown: shown.length ? shown.join('; ') : '-',
@@ -422,7 +447,11 @@ async function main() {
   serviceEnvironment = build.serviceEnv();
   // `--only =NAME`: that scenario alone (a name can be part of others').
   const selected = scenarios.filter((s) =>
-    !only ? true : only.startsWith('=') ? s.name === only.slice(1) : s.group === only || s.name.includes(only),
+    !only
+      ? true
+      : only.startsWith('=')
+        ? s.name === only.slice(1)
+        : s.group === only || s.name.includes(only),
   );
   const header = [
     'scenario',

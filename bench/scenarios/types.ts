@@ -39,9 +39,9 @@ export interface Scenario {
   /** The lowest acceptable ratio to R (one for all engines, or per engine); below it the run exits non-zero. */
   target?: number | Partial<Record<Engine, number>>;
   /**
-   * A target relative to another scenario of the same run: this one's CPU per request (service and
-   * database) at most (1 + share) × that one's (e.g. a Greek list within 10 % of the default one);
-   * none when it did not run.
+   * A target relative to another scenario (same seed): this one's CPU per request (service and
+   * database) at most (1 + share) × that one's (e.g. a Greek list within 10 % of the default one),
+   * both measured in alternating slices after this one's rounds (bench/alternating.ts).
    */
   within?: { of: string; share: number };
   /** Statuses that count as expected (e.g. documented conflicts). */

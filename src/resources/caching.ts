@@ -1,7 +1,8 @@
-import { hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NO_STORE } from '../http/no-store.ts';
 import { SENDS_ETAG } from '../http/openapi.ts';
+import { utf8Bytes } from '../http/utf8.ts';
 
 // HTTP caching of reads, in one place (docs/resources.md): guests' catalog and CMS answers are
 // public for 60 s; feature flags and storefront config are always revalidated (no-cache) so
@@ -26,6 +27,13 @@ export function matches(ifNoneMatch: string, etag: string): boolean {
   });
 }
 
+/** The opaque part of an answer's ETag: its locale (a Greek answer never revalidates an English one) and bytes. */
+function etagOf(served: string | undefined, body: Buffer): string {
+  const digest = createHash('sha1');
+  if (served) digest.update(`${served}\n`);
+  return digest.update(body).digest('base64url');
+}
+
 function addVary(reply: FastifyReply, header: string): void {
   const vary = reply.getHeader('vary');
   if (vary === undefined) reply.header('vary', header);
@@ -39,7 +47,9 @@ function addVary(reply: FastifyReply, header: string): void {
  * locale; docs/translations.md).
  */
 export function cachingHook(policy: CachePolicy, languages = false) {
-  const hook = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  const hook = async (request: FastifyRequest, reply: FastifyReply, sent: unknown) => {
+    // Encoded once: the ETag, the Content-Length and the socket read these bytes.
+    const payload = typeof sent === 'string' ? utf8Bytes(sent) : sent;
     addVary(reply, 'Authorization');
     const served = languages ? request.locale.served : undefined;
     if (languages) addVary(reply, 'Accept-Language');
@@ -53,8 +63,8 @@ export function cachingHook(policy: CachePolicy, languages = false) {
     // An answer from the response cache (response-cache.ts) comes with the ETag it was sent with.
     let etag = reply.getHeader('etag');
     if (typeof etag !== 'string') {
-      if (typeof payload !== 'string') return payload;
-      etag = `W/"${hash('sha1', served ? `${served}\n${payload}` : payload, 'base64url')}"`;
+      if (!Buffer.isBuffer(payload)) return payload;
+      etag = `W/"${etagOf(served, payload)}"`;
       reply.header('etag', etag);
     }
     reply.header('cache-control', CACHE_CONTROL[policy]);

@@ -11,6 +11,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { onlyOwnHeaders, type OwnHeaders } from '../http/own-headers.ts';
 import { sendReady } from '../http/send-ready.ts';
+import { utf8Bytes } from '../http/utf8.ts';
 import { AnswerCache, type CachedAnswer } from './answer-cache.ts';
 import { matches } from './caching.ts';
 import { TimeBounds } from './time-bounds.ts';
@@ -214,11 +215,12 @@ function keep(cache: ResponseCache, own: OwnHeaders): onSendHookHandler {
     const miss = request.cacheMiss;
     if (miss === null) return done(null, payload);
     request.cacheMiss = null;
-    if (reply.statusCode !== 200 || typeof payload !== 'string' || !versions.live || !miss.worthKeeping()) {
+    const bytes = typeof payload === 'string' || Buffer.isBuffer(payload);
+    if (reply.statusCode !== 200 || !bytes || !versions.live || !miss.worthKeeping()) {
       miss.finished();
       return done(null, payload);
     }
-    const body = Buffer.from(payload);
+    const body = typeof payload === 'string' ? utf8Bytes(payload) : payload;
     const headers: Record<string, string> = {};
     for (const name of KEPT_HEADERS) {
       const value = reply.getHeader(name);
@@ -227,7 +229,8 @@ function keep(cache: ResponseCache, own: OwnHeaders): onSendHookHandler {
     const route = request.routeOptions.url ?? request.url;
     const early = answeredAsEarly(request, reply, own);
     const { tables, stamps } = miss;
-    const store = (until: number | null) => answers.set(miss.key, { body, headers, tables, stamps, until, route, early });
+    const store = (until: number | null) =>
+      answers.set(miss.key, { body, headers, tables, stamps, until, route, early });
     const send = () => {
       miss.finished();
       done(null, body);
@@ -238,7 +241,10 @@ function keep(cache: ResponseCache, own: OwnHeaders): onSendHookHandler {
       store(known);
       return send();
     }
-    timeBounds.until(tables).then(store, () => {}).finally(send); // on a failed ask: sent, not kept
+    timeBounds
+      .until(tables)
+      .then(store, () => {})
+      .finally(send); // on a failed ask: sent, not kept
   };
 }
 

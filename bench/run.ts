@@ -331,15 +331,15 @@ async function runEngine(engine: Engine, selected: Scenario[], rows: string[][])
 
 /**
  * A `within` scenario's CPU µs per request and its reference's, measured in alternating slices of
- * half a measurement each (bench/alternating.ts); undefined for other scenarios. The reference
- * must share the scenario's seed.
+ * half a measurement each, and the median of the groups' ratios (bench/alternating.ts); undefined
+ * for other scenarios. The reference must share the scenario's seed.
  */
 async function withinCpu(ctx: BenchContext, scenario: Scenario) {
   const of = scenario.within && scenarios.find((s) => s.name === scenario.within?.of);
   if (!of) return undefined;
   await of.setup?.(ctx);
   const seconds = Math.max(2, Math.round(DURATION / 2));
-  const { a, b } = await alternatingCpu(async (isOwn) => {
+  const { a, b, ratio, ratios } = await alternatingCpu(async (isOwn) => {
     const measured = isOwn ? scenario : of;
     const before = await ctx.cpuMs();
     const { total } = await load(
@@ -353,7 +353,7 @@ async function withinCpu(ctx: BenchContext, scenario: Scenario) {
     const ms = after.server - before.server + ((after.database ?? 0) - (before.database ?? 0));
     return { requests: total, cpuUs: ms * 1000 };
   });
-  return { own: a, of: b };
+  return { own: a, of: b, ratio, ratios };
 }
 
 /**
@@ -361,16 +361,22 @@ async function withinCpu(ctx: BenchContext, scenario: Scenario) {
  * to R, and (`within`) its CPU per request against another scenario's measured in the same
  * minutes, which R's swings on a shared machine do not move.
  */
-function verdict(scenario: Scenario, engine: Engine, ratio: number, within?: { own: number; of: number }) {
+function verdict(
+  scenario: Scenario,
+  engine: Engine,
+  ratio: number,
+  within?: { own: number; of: number; ratio: number; ratios: number[] },
+) {
   const own = typeof scenario.target === 'number' ? scenario.target : scenario.target?.[engine];
   const shown: string[] = own === undefined ? [] : [`≥ ${own}`];
   const failed: boolean[] = own === undefined ? [] : [ratio < own];
   if (scenario.within && within) {
     const share = 1 + scenario.within.share;
+    const groups = within.ratios.map((r) => r.toFixed(2)).join(', ');
     shown.push(
-      `CPU/req ${within.own} µs ≤ ${share} × ${within.of} µs of "${scenario.within.of}" (alternating: ${(within.own / within.of).toFixed(2)} ×)`,
+      `CPU/req ≤ ${share} × "${scenario.within.of}": ${within.ratio.toFixed(2)} × (median of ${groups}; ${within.own} against ${within.of} µs)`,
     );
-    failed.push(within.own > share * within.of);
+    failed.push(within.ratio > share);
   }
   return {
     shown: shown.length ? shown.join('; ') : '-',

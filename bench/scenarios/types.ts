@@ -40,8 +40,9 @@ export interface Scenario {
   target?: number | Partial<Record<Engine, number>>;
   /**
    * A target relative to another scenario (same seed): this one's CPU per request (service and
-   * database) at most (1 + share) × that one's (e.g. a Greek list within 10 % of the default one),
-   * both measured in alternating slices after this one's rounds (bench/alternating.ts).
+   * database) at most (1 + share) × that one's (e.g. a Greek list within 10 % of the default one):
+   * the median of three groups of alternating slices measured after this one's rounds
+   * (bench/alternating.ts).
    */
   within?: { of: string; share: number };
   /** Statuses that count as expected (e.g. documented conflicts). */

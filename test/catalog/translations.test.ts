@@ -93,6 +93,11 @@ describe('translations: the catalog in Greek and English', () => {
     assert.notEqual(en.headers.etag, el.headers.etag);
     const revalidated = await get(`${url}&locale=el`, { 'if-none-match': String(en.headers.etag) });
     assert.equal(revalidated.statusCode, 200, 'the English ETag does not match the Greek answer');
+    // Sent as its UTF-8 bytes: the length a client reads up to counts bytes, not characters.
+    assert.equal(Number(el.headers['content-length']), Buffer.byteLength(el.body));
+    assert.ok(Buffer.byteLength(el.body) > el.body.length, 'the Greek page holds multi-byte characters');
+    const same = await get(`${url}&locale=el`, { 'if-none-match': String(el.headers.etag) });
+    assert.equal(same.statusCode, 304, 'the Greek ETag revalidates the Greek answer');
   });
 
   test('when slug= is the Greek slug, then the product is found in any locale', async () => {

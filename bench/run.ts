@@ -453,11 +453,7 @@ async function main() {
   serviceEnvironment = build.serviceEnv();
   // `--only =NAME`: that scenario alone (a name can be part of others').
   const selected = scenarios.filter((s) =>
-    !only
-      ? true
-      : only.startsWith('=')
-        ? s.name === only.slice(1)
-        : s.group === only || s.name.includes(only),
+    !only ? true : only.startsWith('=') ? s.name === only.slice(1) : s.group === only || s.name.includes(only),
   );
   const header = [
     'scenario',

@@ -229,8 +229,7 @@ function keep(cache: ResponseCache, own: OwnHeaders): onSendHookHandler {
     const route = request.routeOptions.url ?? request.url;
     const early = answeredAsEarly(request, reply, own);
     const { tables, stamps } = miss;
-    const store = (until: number | null) =>
-      answers.set(miss.key, { body, headers, tables, stamps, until, route, early });
+    const store = (until: number | null) => answers.set(miss.key, { body, headers, tables, stamps, until, route, early });
     const send = () => {
       miss.finished();
       done(null, body);
@@ -241,10 +240,7 @@ function keep(cache: ResponseCache, own: OwnHeaders): onSendHookHandler {
       store(known);
       return send();
     }
-    timeBounds
-      .until(tables)
-      .then(store, () => {})
-      .finally(send); // on a failed ask: sent, not kept
+    timeBounds.until(tables).then(store, () => {}).finally(send); // on a failed ask: sent, not kept
   };
 }
 

@@ -1,5 +1,7 @@
 // Typechecks the service, the back office and the storefront. The service's project takes about
 // twice the other two together, so it runs beside them, one per core: about 31 s instead of 46 s.
+// Each project keeps what it checked in node_modules/.cache/tsc (incremental): a run after a
+// small change checks only what the change reaches (a clean clone: the whole run).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 

@@ -5,10 +5,19 @@ import type { Database, QueryLogger } from './engine.ts';
 import { listenOnPostgres } from './listen.ts';
 import { migrationsFolder, PLAN_CACHE_MODE, RANDOM_PAGE_COST, WORD_SIMILARITY_THRESHOLD } from './engine.ts';
 import type { Db } from './handle.ts';
+import { PostgresStatements } from './postgres-statements.ts';
 import * as schema from './schema.ts';
+import { useEngine } from './statements.ts';
 
 /** Serialises migrations of several instances starting at once on one PostgreSQL. */
 const MIGRATION_LOCK_ID = 72_001;
+
+/** Every connection's session settings (docs/performance.md, docs/discovery.md). */
+const SESSION_SETTINGS = {
+  plan_cache_mode: PLAN_CACHE_MODE,
+  'pg_trgm.word_similarity_threshold': WORD_SIMILARITY_THRESHOLD,
+  random_page_cost: RANDOM_PAGE_COST,
+};
 
 export interface PostgresTimeouts {
   /** Opening a connection, or waiting for a free one in the pool. */
@@ -37,7 +46,9 @@ export async function openPostgres(
     // client-side bound such a request would hang (test/hardening/db-faults.test.ts).
     query_timeout: timeouts.queryMs,
     idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
-    options: `-c plan_cache_mode=${PLAN_CACHE_MODE} -c pg_trgm.word_similarity_threshold=${WORD_SIMILARITY_THRESHOLD} -c random_page_cost=${RANDOM_PAGE_COST}`,
+    options: Object.entries(SESSION_SETTINGS)
+      .map(([name, value]) => `-c ${name}=${value}`)
+      .join(' '),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
@@ -46,6 +57,19 @@ export async function openPostgres(
   // with the error, which answers 503 (test/hardening/db-faults.test.ts).
   pool.on('connect', (client) => client.on('error', () => {}));
   const db: Db = drizzlePg({ client: pool, schema, logger });
+  const statements = new PostgresStatements({
+    url,
+    max: poolSize,
+    connectMs: timeouts.connectMs,
+    queryMs: timeouts.queryMs,
+    settings: {
+      ...SESSION_SETTINGS,
+      statement_timeout: String(timeouts.statementMs),
+      idle_in_transaction_session_timeout: String(timeouts.idleInTransactionMs),
+    },
+    logger,
+  });
+  useEngine(db, statements);
   releaseClientsOfFailedBegin(pool, db, logger);
   return {
     db,
@@ -66,7 +90,7 @@ export async function openPostgres(
       }
     },
     close: async () => {
-      await pool.end();
+      await Promise.all([pool.end(), statements.end()]);
     },
   };
 }

@@ -25,7 +25,11 @@ export type Build<R> = (db: Db) => Preparable<R>;
 
 /** What an engine does better than a prepared drizzle query for all-JSON rows. */
 export interface JsonEngine {
-  /** Rows as arrays of column values, in select order; the name '' runs the text unnamed, parsed again. */
+  /**
+   * Rows as arrays of column values, in select order: JSON parsed, text as a string or as its
+   * UTF-8 bytes (a Buffer: PostgreSQL's engine, src/db/postgres-statements.ts); the name '' runs
+   * the text unnamed, parsed again.
+   */
   execute(name: string, text: string, params: readonly unknown[]): Promise<unknown[][]>;
 }
 
@@ -97,8 +101,8 @@ export function statement<R>(name: string, build: Build<R>) {
 
 /**
  * Runs a named statement whose selected columns are all JSON values (or text) and answers its rows
- * as objects keyed by `columns`, in select order. On an engine with a fast path (PGlite: parsed
- * once by name, then one bind/execute exchange per call) it takes it; elsewhere it is `run`.
+ * as objects keyed by `columns`, in select order. On an engine with a fast path (parsed once by
+ * name, then one bind/execute exchange per call) it takes it; in a transaction it is `run`.
  */
 export async function runJson<R extends Record<string, unknown>>(
   db: Db,

@@ -126,6 +126,8 @@ function answerError(
 // too many connections, statement timeout, connection exceptions.
 const CONNECTION_ERRORS = new Set([
   ...['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'],
+  // postgres.js (src/db/postgres-statements.ts): a connection lost, refused in time or closed, an answer not received.
+  ...['CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED', 'CONNECT_TIMEOUT', 'QUERY_TIMEOUT'],
   ...['57P01', '57P02', '57P03', '57014', '53300', '08000', '08001', '08003', '08004', '08006'],
 ]);
 const UNAVAILABLE_MESSAGE =

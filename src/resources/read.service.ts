@@ -86,8 +86,8 @@ type Page = {
   perPage: number;
   /** resource_version: table name → version (as text). */
   versions: Record<string, string>;
-  /** The JSON text of the page's rows: the answer's `data` as it stands. */
-  rows: string;
+  /** The JSON text of the page's rows (as its UTF-8 bytes on PostgreSQL): the answer's `data` as it stands. */
+  rows: string | Buffer;
   /** A translatable resource's stored locale settings (translations.ts LOCALE_SETTINGS), else null. */
   locales: Record<string, unknown> | null;
 };
@@ -198,7 +198,7 @@ async function rememberedPage(plan: ListPlan): Promise<Page> {
     if (versionOf(plan, page.versions) === kept.version && page.perPage === kept.perPage) return page;
   }
   const page = await readPage(plan);
-  const rows: { id: number }[] = JSON.parse(page.rows);
+  const rows: { id: number }[] = JSON.parse(page.rows.toString());
   const ids = rows.map((row) => row.id);
   rankedPages.set(plan.ctx.db, key, { version: versionOf(plan, page.versions), perPage: page.perPage, ids });
   return page;
@@ -290,12 +290,15 @@ export async function settledLocale(rctx: RequestContext): Promise<ReadLocale> {
   return { translateTo: code === served.default ? null : code, servedLocales: served.enabled };
 }
 
-/** A list answer: the envelope around the page's JSON text, sent as it stands. */
+const LIST_HEAD = '{"success":true,"data":';
+const LIST_HEAD_BYTES = Buffer.from(LIST_HEAD);
+
+/** A list answer: the envelope around the page's JSON text (or its bytes), sent as it stands. */
 export async function listEntities(
   rctx: RequestContext,
   resource: Resource,
   raw: Record<string, unknown>,
-): Promise<string> {
+): Promise<string | Buffer> {
   const { page, total, plan } = await inLocale(rctx, resource, async (locale) => {
     const plan = planList(resource, rctx, raw, locale);
     // Lists whose total is never cached count beside the page (two connections on a pool).
@@ -305,8 +308,9 @@ export async function listEntities(
         : await rememberedPage(plan).then(async (read) => [read, await totalOf(plan, read)] as const);
     return { page, total, plan };
   });
-  const pagination = paginationOf(plan.query.page, page.perPage, total);
-  return `{"success":true,"data":${page.rows},"pagination":${JSON.stringify(pagination)}}`;
+  const tail = `,"pagination":${JSON.stringify(paginationOf(plan.query.page, page.perPage, total))}}`;
+  if (typeof page.rows === 'string') return `${LIST_HEAD}${page.rows}${tail}`;
+  return Buffer.concat([LIST_HEAD_BYTES, page.rows, Buffer.from(tail)]);
 }
 
 /** The first row of a one-row plan's page, parsed; 404 `message` when there is none. */
@@ -319,7 +323,7 @@ async function firstOf(
   const { page } = await inLocale(rctx, resource, async (locale) => ({
     page: await readPage(planIn(locale)),
   }));
-  const rows: Row[] = JSON.parse(page.rows);
+  const rows: Row[] = JSON.parse(page.rows.toString());
   const [row] = rows;
   if (!row) throw new AppError('NOT_FOUND', message);
   return ok(row);

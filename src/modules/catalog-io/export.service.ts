@@ -128,7 +128,7 @@ function variationCells(p: ShopProduct, v: ShopVariant, layout: Layout): Cells {
 /** The ids of one page of the product list, with the list's own filters and search. */
 async function pageIds(rctx: RequestContext, filters: Record<string, unknown>, page: number): Promise<number[]> {
   const json = await listEntities(rctx, productResource, { ...filters, sort: 'id', limit: PAGE, page });
-  const { data } = JSON.parse(json) as { data: { id: number }[] };
+  const { data } = JSON.parse(json.toString()) as { data: { id: number }[] };
   return data.map((r) => r.id);
 }
 

@@ -64,7 +64,7 @@ async function answer(rctx: RequestContext, resource: Resource, query: Record<st
     region: typeof countyAlpha === 'string' ? countyAlpha : null,
     postalCode: typeof postalCode === 'string' ? postalCode : null,
   };
-  const rows: Row[] = JSON.parse(list).data;
+  const rows: Row[] = JSON.parse(list.toString()).data;
   const data = rows.flatMap((row) => {
     const price = priceFor(
       rates.filter((r) => r.transportId === row.id),

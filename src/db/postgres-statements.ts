@@ -13,8 +13,8 @@ export interface PostgresStatementsOptions {
   connectMs: number;
   /** Client side: a statement not answered by then fails, and the connections are replaced. */
   queryMs: number;
-  /** Session settings, as node-postgres's pool sets them (`statement_timeout`, `plan_cache_mode`, …). */
-  settings: Record<string, string>;
+  /** The startup `options` (`-c name=value …`): the same session settings as node-postgres's pool. */
+  startupOptions: string;
   logger: QueryLogger;
 }
 
@@ -58,7 +58,7 @@ export class PostgresStatements implements JsonEngine {
   }
 
   private open(): postgres.Sql {
-    const { url, max, connectMs, settings } = this.options;
+    const { url, max, connectMs, startupOptions } = this.options;
     const sql = postgres(url, {
       max,
       idle_timeout: 30,
@@ -66,7 +66,7 @@ export class PostgresStatements implements JsonEngine {
       prepare: true,
       fetch_types: false,
       onnotice: () => {},
-      connection: settings,
+      connection: { options: startupOptions },
     });
     // Values arrive as text already: none is serialized again by the type the server described.
     for (const type of Object.keys(sql.options.serializers)) delete sql.options.serializers[Number(type)];

@@ -19,6 +19,13 @@ const SESSION_SETTINGS = {
   random_page_cost: RANDOM_PAGE_COST,
 };
 
+/** Settings as a connection's startup `options` (one parameter, which a pooler can be told to ignore). */
+function startupOptions(settings: Record<string, string>): string {
+  return Object.entries(settings)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
+}
+
 export interface PostgresTimeouts {
   /** Opening a connection, or waiting for a free one in the pool. */
   connectMs: number;
@@ -46,9 +53,7 @@ export async function openPostgres(
     // client-side bound such a request would hang (test/hardening/db-faults.test.ts).
     query_timeout: timeouts.queryMs,
     idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
-    options: Object.entries(SESSION_SETTINGS)
-      .map(([name, value]) => `-c ${name}=${value}`)
-      .join(' '),
+    options: startupOptions(SESSION_SETTINGS),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
@@ -62,11 +67,11 @@ export async function openPostgres(
     max: poolSize,
     connectMs: timeouts.connectMs,
     queryMs: timeouts.queryMs,
-    settings: {
+    startupOptions: startupOptions({
       ...SESSION_SETTINGS,
       statement_timeout: String(timeouts.statementMs),
       idle_in_transaction_session_timeout: String(timeouts.idleInTransactionMs),
-    },
+    }),
     logger,
   });
   useEngine(db, statements);

@@ -17,7 +17,7 @@ describe('PostgresStatements', { skip: URL ? false : 'PostgreSQL only (TEST_DATA
       max: 2,
       connectMs: 2_000,
       queryMs: 500,
-      settings: { statement_timeout: '10000' },
+      startupOptions: '-c statement_timeout=10000 -c plan_cache_mode=force_generic_plan',
       logger: undefined,
     });
   });
@@ -71,6 +71,15 @@ describe('PostgresStatements', { skip: URL ? false : 'PostgreSQL only (TEST_DATA
       assert.equal(String(text), attack);
       assert.deepEqual(array, [attack]);
     }
+  });
+
+  test('when a statement runs, then its session has the settings of the startup options', async () => {
+    const [[mode]] = await statements.execute(
+      'plan_mode',
+      "select to_json(current_setting('plan_cache_mode'))",
+      [],
+    );
+    assert.equal(mode, 'force_generic_plan');
   });
 
   test('when a statement fails, then it rejects with its SQLSTATE and the next statement runs', async () => {

@@ -41,7 +41,13 @@ export class PostgresStatements implements JsonEngine {
     const sql = this.sql;
     // Bound as PostgreSQL text (parameterText), as on PGlite: the server reads them by the statement's types.
     const values = params.map(parameterText) as string[];
-    const result = await this.bounded(sql, sql.unsafe(text, values, { prepare: name !== '' }).raw());
+    // `simple: false`: without it a statement without parameters goes by the simple protocol,
+    // parsed and planned at every call (the facets' reads cost the database 35 µs more).
+    const options: postgres.UnsafeQueryOptions & { simple: boolean } = {
+      prepare: name !== '',
+      simple: false,
+    };
+    const result = await this.bounded(sql, sql.unsafe(text, values, options).raw());
     const { columns } = result;
     return result.map((row) =>
       (row as unknown as (Buffer | null)[]).map((value, i) => {

@@ -82,6 +82,14 @@ describe('PostgresStatements', { skip: URL ? false : 'PostgreSQL only (TEST_DATA
     assert.equal(mode, 'force_generic_plan');
   });
 
+  test('when a statement has no parameters, then it is still kept prepared on its connection', async () => {
+    // The simple protocol would parse and plan it at every call, and keep nothing.
+    const probe =
+      "select to_json((select count(*) from pg_prepared_statements where statement like '%kept_probe%'))";
+    const [[kept]] = await statements.execute('kept_probe', probe, []);
+    assert.equal(kept, 1);
+  });
+
   test('when a statement fails, then it rejects with its SQLSTATE and the next statement runs', async () => {
     await assert.rejects(statements.execute('divide', 'select to_json(1 / $1::int)', [0]), { code: '22012' });
     assert.deepEqual(await statements.execute('divide', 'select to_json(1 / $1::int)', [1]), [[1]]);

@@ -1,4 +1,5 @@
 import type { PGlite, protocol as pgliteProtocol, types as pgliteTypes } from '@electric-sql/pglite';
+import { parameterText } from './parameter-text.ts';
 
 /** What this file needs of the PGlite module, which client.ts loads only when PGlite is the engine. */
 export interface PgliteWire {
@@ -134,26 +135,4 @@ function concat(...parts: Uint8Array[]): Uint8Array {
     offset += part.length;
   }
   return whole;
-}
-
-function arrayElement(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'number') return String(value);
-  return `"${String(value).replace(/[\\"]/g, (c) => `\\${c}`)}"`;
-}
-
-/**
- * A bound value in PostgreSQL's text format, read by the statement's parameter type. A NUL
- * character is refused by the database itself (22021), as it is for any bound value.
- */
-export function parameterText(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
-    return String(value);
-  }
-  if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return `{${value.map(arrayElement).join(',')}}`;
-  return String(value);
 }

@@ -1,6 +1,6 @@
 import postgres from 'postgres';
 import type { QueryLogger } from './engine.ts';
-import { parameterText } from './pglite-statements.ts';
+import { parameterText } from './parameter-text.ts';
 import type { JsonEngine } from './statements.ts';
 
 /** PostgreSQL type ids of the columns an all-JSON statement answers. */
